@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* am/am_inject.c: AM Request/Reply injection (Short, Medium, Long) and internal sends. */
+#include "am/am_int.h"
+
+#include <sched.h>
+#include <stdarg.h>
+#include <string.h>
+
+typedef union {
+    rv_am_hdr_t h;
+    uint64_t    raw[RV_AM_HDR_MAX / 8];
+} rv_am_hdrbuf_t;
+
+/* Hands one message to the transport, making progress while its receive space is
+ * full. A Reply is sent from a Request handler: it may only drain replies, which
+ * never send, so two ranks replying to each other cannot deadlock. */
+static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
+                             const void *pl, size_t pn, gex_Flags_t flags)
+{
+    while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
+        if (flags & GEX_FLAG_IMMEDIATE) return 1;
+        int n = chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
+        if (n == 0 && rv_job.oversubscribed) sched_yield();
+    }
+    return 0;
+}
+
+static inline void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
+{
+    if (lc == GEX_EVENT_NOW || lc == NULL) return;
+    if (lc == GEX_EVENT_GROUP) {
+        if (is_reply) rv_fatal("%s: GEX_EVENT_GROUP is not allowed as lc_opt of a Reply", call);
+        return; /* payload already copied: nothing left for gex_NBI_* to track */
+    }
+    if (lc == GEX_EVENT_DEFER) rv_fatal("%s: GEX_EVENT_DEFER is not allowed as lc_opt of an AM", call);
+    *lc = GEX_EVENT_INVALID; /* locally complete on return */
+}
+
+/* Builds the header and sends. For Long, the payload goes straight into the
+ * target's segment when it is mapped here; otherwise it travels inline. */
+static int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+                      gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+                      gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+{
+    rv_am_hdrbuf_t hb;
+    size_t hl = RV_AM_HDR_BYTES(nargs);
+    hb.h.kind = (uint8_t)kind;
+    hb.h.handler = handler;
+    hb.h.nargs = (uint8_t)nargs;
+    hb.h.pad = 0;
+    hb.h.nbytes = (uint32_t)nbytes;
+    hb.h.dest = (uint64_t)(uintptr_t)dest;
+    memcpy(hb.h.args, args, nargs * sizeof *args);
+    if (nargs & 1) hb.h.args[nargs] = 0;
+
+    const void *pl = NULL;
+    size_t pn = 0;
+    unsigned k = kind & RV_AM_KIND_MASK;
+    if (k == RV_AM_MEDIUM) {
+        size_t max = rv_am_max_medium();
+        if (__builtin_expect(nbytes > max, 0))
+            rv_fatal("%s: nbytes=%zu exceeds gex_AM_Max%sMedium()=%zu", call, nbytes,
+                     chan == RV_CHAN_REQ ? "Request" : "Reply", max);
+        pl = src;
+        pn = nbytes;
+    } else if (k == RV_AM_LONG && nbytes) {
+        size_t max = rv_am_max_long(jr);
+        if (__builtin_expect(nbytes > max, 0))
+            rv_fatal("%s: nbytes=%zu exceeds gex_AM_Max%sLong()=%zu for rank %u", call, nbytes,
+                     chan == RV_CHAN_REQ ? "Request" : "Reply", max, jr);
+        const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+        if (!m || !m->size) rv_fatal("%s: rank %u has no bound segment for a Long payload", call, jr);
+        uintptr_t d = (uintptr_t)dest, base = (uintptr_t)m->owner_base;
+        if (d < base || nbytes > m->size || d - base > m->size - nbytes)
+            rv_fatal("%s: destination [%p, %p) is outside the bound segment [%p, %p) of jobrank %u",
+                     call, dest, (void *)(d + nbytes), m->owner_base, (void *)(base + m->size), jr);
+        if (m->local_base &&
+            !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
+            /* Direct copy into the mapped segment. Under IMMEDIATE a refused send
+             * must leave no trace, so payloads that fit travel inline instead;
+             * larger ones are copied and the send then waits for room. */
+            memcpy((char *)m->local_base + (d - base), src, nbytes);
+            flags &= ~GEX_FLAG_IMMEDIATE;
+        } else {
+            hb.h.kind |= RV_AM_F_INLINE;
+            pl = src;
+            pn = nbytes;
+        }
+    }
+    return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
+}
+
+/* Collects a call's variadic handler arguments. */
+#define RV_AM_ARGS(call, numargs, last, a)                                                  \
+    gex_AM_Arg_t a[RV_AM_MAX_ARGS + 1];                                                     \
+    do {                                                                                    \
+        if (__builtin_expect((numargs) > RV_AM_MAX_ARGS, 0))                                \
+            rv_fatal("%s: %u handler arguments exceed gex_AM_MaxArgs()=%u", call, numargs,  \
+                     RV_AM_MAX_ARGS);                                                       \
+        va_list ap_;                                                                        \
+        va_start(ap_, last);                                                                \
+        for (unsigned i_ = 0; i_ < (numargs); i_++) a[i_] = (gex_AM_Arg_t)va_arg(ap_, int); \
+        va_end(ap_);                                                                        \
+    } while (0)
+
+static inline gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (__builtin_expect(rv_am_cur_token != NULL, 0))
+        rv_fatal("%s: called inside an AM handler; handlers may only Reply", call);
+    return rv_tm_check_rank(call, tm, rank);
+}
+
+static inline struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
+{
+    RV_CHECK_INIT(call);
+    if (__builtin_expect(!tok, 0)) rv_fatal("%s: token is NULL", call);
+    if (__builtin_expect(!tok->is_req, 0))
+        rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
+    if (__builtin_expect(tok->replied, 0))
+        rv_fatal("%s: a Request handler may send at most one Reply", call);
+    tok->replied = 1;
+    return tok;
+}
+
+int rv_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, gex_Flags_t flags,
+                        unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_RequestShort";
+    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs, a);
+}
+
+int rv_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                         const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                         gex_Flags_t flags, unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_RequestMedium";
+    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    rv_am_lc(call, lc_opt, 0);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_MEDIUM, handler, source_addr, nbytes, NULL,
+                      flags, numargs, a);
+}
+
+int rv_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                       const void *source_addr, size_t nbytes, void *dest_addr,
+                       gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_RequestLong";
+    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    rv_am_lc(call, lc_opt, 0);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_LONG, handler, source_addr, nbytes, dest_addr,
+                      flags, numargs, a);
+}
+
+int rv_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                      unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_ReplyShort";
+    struct rv_token *t = rv_am_rep_check(call, token);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_SHORT, handler, NULL, 0, NULL, flags,
+                        numargs, a);
+    if (rc) t->replied = 0;
+    return rc;
+}
+
+int rv_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                       size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags,
+                       unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_ReplyMedium";
+    struct rv_token *t = rv_am_rep_check(call, token);
+    rv_am_lc(call, lc_opt, 1);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_MEDIUM, handler, source_addr, nbytes,
+                        NULL, flags, numargs, a);
+    if (rc) t->replied = 0;
+    return rc;
+}
+
+int rv_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                     size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                     unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_ReplyLong";
+    struct rv_token *t = rv_am_rep_check(call, token);
+    rv_am_lc(call, lc_opt, 1);
+    RV_AM_ARGS(call, numargs, numargs, a);
+    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_LONG, handler, source_addr, nbytes,
+                        dest_addr, flags, numargs, a);
+    if (rc) t->replied = 0;
+    return rc;
+}
+
+int rv_am_send_internal(gex_Rank_t jobrank, unsigned chan, unsigned kind, unsigned index,
+                        const gex_AM_Arg_t *args, unsigned nargs, const void *payload,
+                        size_t nbytes, void *dest, gex_Flags_t flags)
+{
+    return rv_am_send("rivet internal AM", jobrank, chan, kind | RV_AM_F_INTERNAL,
+                      (gex_AM_Index_t)index, payload, nbytes, dest, flags, nargs, args);
+}

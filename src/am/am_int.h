@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* am/am_int.h: the AM engine's wire header, tokens, handler context and internal-handler API. */
+#ifndef RV_AM_INT_H
+#define RV_AM_INT_H
+
+#include "core/core.h"
+
+/* Message kinds (low bits) and flags of rv_am_hdr_t.kind. */
+enum {
+    RV_AM_SHORT = 1,
+    RV_AM_MEDIUM = 2,
+    RV_AM_LONG = 3,
+    RV_AM_KIND_MASK = 0x0f,
+    RV_AM_F_INTERNAL = 0x10, /* handler index names an internal (library) handler */
+    RV_AM_F_INLINE = 0x20,   /* Long payload travels in the message (target copies it) */
+};
+
+/* The header every AM carries, followed by nargs gex_AM_Arg_t, padded to 8 bytes,
+ * then the payload (Medium, inline Long). */
+typedef struct rv_am_hdr {
+    uint8_t  kind;
+    uint8_t  handler;
+    uint8_t  nargs;
+    uint8_t  pad;
+    uint32_t nbytes;
+    uint64_t dest; /* Long: destination address in the target's address space */
+    gex_AM_Arg_t args[];
+} rv_am_hdr_t;
+
+#define RV_AM_HDR_BYTES(nargs) \
+    ((sizeof(rv_am_hdr_t) + (size_t)(nargs) * sizeof(gex_AM_Arg_t) + 7) & ~(size_t)7)
+#define RV_AM_HDR_MAX RV_AM_HDR_BYTES(RV_AM_MAX_ARGS)
+
+/* A token names the message being handled; it lives on the delivering stack. */
+struct rv_token {
+    gex_Rank_t            src;      /* sender's jobrank */
+    uint8_t               is_req;
+    uint8_t               is_long;
+    uint8_t               replied;
+    uint8_t               internal;
+    const gex_AM_Entry_t *entry;
+    struct rv_ep         *ep;
+};
+
+/* The innermost token this thread is running a handler for (NULL: not in a handler). */
+extern _Thread_local struct rv_token *rv_am_cur_token;
+static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
+
+/* Internal handlers: library protocols (barrier, RMA reference, ...). They get
+ * the arguments as an array; 'buf' as a client handler would (Medium payload,
+ * or the Long destination already written). */
+typedef void (*rv_am_ifn_t)(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *args,
+                            unsigned nargs);
+enum {
+    RV_AMI_BARRIER = 1,
+    RV_AMI_PUT,       /* reference Put chunk (Long request) */
+    RV_AMI_PUT_ACK,   /* its remote completion (Short reply) */
+    RV_AMI_GET,       /* reference Get chunk request (Short) */
+    RV_AMI_GET_REPLY, /* its data (Medium reply) */
+    RV_AMI_COUNT = 64
+};
+void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);
+
+/* Sends an internal Request (chan RV_CHAN_REQ) or Reply (RV_CHAN_REP) of 'kind'
+ * (RV_AM_SHORT, _MEDIUM, _LONG with 'dest' in the target's segment) to a jobrank.
+ * Returns 0, or 1 only under GEX_FLAG_IMMEDIATE when the peer has no room (then
+ * nothing was written anywhere). */
+int rv_am_send_internal(gex_Rank_t jobrank, unsigned chan, unsigned kind, unsigned index,
+                        const gex_AM_Arg_t *args, unsigned nargs, const void *payload,
+                        size_t nbytes, void *dest, gex_Flags_t flags);
+
+/* Engine start-up (registers nothing client-visible). */
+void rv_am_init(void);
+
+/* Limits (am_limits.c). */
+size_t rv_am_max_medium(void);
+size_t rv_am_max_long(gex_Rank_t jobrank);
+
+#endif /* RV_AM_INT_H */

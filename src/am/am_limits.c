@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* am/am_limits.c: AM payload limits (Max*, LUB*, Token_MaxReply*) and gex_Token_Info. */
+#include "am/am_int.h"
+
+static size_t rv_medium_max, rv_long_max_mapped;
+
+void rv_am_init(void)
+{
+    size_t m = RV_AM_MAX_MEDIUM;
+    if (rv_tp.lim.max_msg < m + RV_AM_HDR_MAX) m = rv_tp.lim.max_msg - RV_AM_HDR_MAX;
+    if (m < 512) rv_fatal("transport %s carries only %zu-byte messages; AMs need 512 + %zu",
+                          rv_tp.desc->name, rv_tp.lim.max_msg, (size_t)RV_AM_HDR_MAX);
+    rv_medium_max = m;
+    uint64_t l = rv_cfg.AM_MAX_LONG;
+    if (l > UINT32_MAX) l = UINT32_MAX;
+    if (l < 512) l = 512;
+    rv_long_max_mapped = (size_t)l;
+}
+
+size_t rv_am_max_medium(void) { return rv_medium_max; }
+
+/* Long payloads to a peer whose segment we map are copied directly; to others
+ * they travel inline in one message. Mapping is symmetric, so the limit is too. */
+size_t rv_am_max_long(gex_Rank_t jobrank)
+{
+    return rv_job_in_nbrhd(jobrank) ? rv_long_max_mapped : rv_medium_max;
+}
+
+static size_t rv_am_team_max_long(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (rank != GEX_RANK_INVALID) return rv_am_max_long(rv_tm_check_rank(call, tm, rank));
+    RV_CHECK_INIT(call);
+    size_t m = rv_long_max_mapped;
+    for (gex_Rank_t r = 0; r < tm->size; r++) {
+        size_t v = rv_am_max_long(rv_tm_jobrank(tm, r));
+        if (v < m) m = v;
+    }
+    return m;
+}
+
+static void rv_am_check_nargs(const char *call, unsigned numargs)
+{
+    if (numargs > RV_AM_MAX_ARGS)
+        rv_fatal("%s: numargs=%u exceeds gex_AM_MaxArgs()=%u", call, numargs, RV_AM_MAX_ARGS);
+}
+
+unsigned int gex_AM_MaxArgs(void) { return RV_AM_MAX_ARGS; }
+
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_AM_MaxRequestLong", numargs);
+    return rv_am_team_max_long("gex_AM_MaxRequestLong", tm, other_rank);
+}
+
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                           gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_AM_MaxReplyLong", numargs);
+    return rv_am_team_max_long("gex_AM_MaxReplyLong", tm, other_rank);
+}
+
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                               gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_AM_MaxRequestMedium", numargs);
+    if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxRequestMedium", tm, other_rank);
+    RV_CHECK_INIT("gex_AM_MaxRequestMedium");
+    return rv_medium_max;
+}
+
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_AM_MaxReplyMedium", numargs);
+    if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxReplyMedium", tm, other_rank);
+    RV_CHECK_INIT("gex_AM_MaxReplyMedium");
+    return rv_medium_max;
+}
+
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                              unsigned int numargs)
+{
+    (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_Token_MaxReplyLong", numargs);
+    return rv_am_max_long(token->src);
+}
+
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                unsigned int numargs)
+{
+    (void)token, (void)lc_opt, (void)flags;
+    rv_am_check_nargs("gex_Token_MaxReplyMedium", numargs);
+    return rv_medium_max;
+}
+
+/* The least upper bounds hold for any peer: the inline (unmapped) Long limit is
+ * the Medium limit, and mapped peers allow at least that much. */
+size_t gex_AM_LUBRequestLong(void) { RV_CHECK_INIT("gex_AM_LUBRequestLong"); return rv_medium_max; }
+size_t gex_AM_LUBReplyLong(void) { RV_CHECK_INIT("gex_AM_LUBReplyLong"); return rv_medium_max; }
+size_t gex_AM_LUBRequestMedium(void) { RV_CHECK_INIT("gex_AM_LUBRequestMedium"); return rv_medium_max; }
+size_t gex_AM_LUBReplyMedium(void) { RV_CHECK_INIT("gex_AM_LUBReplyMedium"); return rv_medium_max; }
+
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask)
+{
+    (void)mask;
+    if (!token || !info) rv_fatal("gex_Token_Info: token and info must not be NULL");
+    info->gex_srcrank = token->src;
+    info->gex_ep = token->ep;
+    info->gex_entry = token->entry;
+    info->gex_is_req = token->is_req;
+    info->gex_is_long = token->is_long;
+    return token->internal ? (GEX_TI_SRCRANK | GEX_TI_EP | GEX_TI_IS_REQ | GEX_TI_IS_LONG)
+                           : GEX_TI_ALL;
+}

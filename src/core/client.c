@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/client.c: gex_Client_Init (bootstrap, job layout, transport choice) and client queries. */
+#include "core/core.h"
+#include "core/job_int.h"
+#include "core/segment_int.h"
+#include "am/am_int.h"
+#include "coll/coll_int.h"
+#include "rma/rma_api.h"
+#include "boot/boot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rv_client *rv_client_g;
+rv_tp_state_t rv_tp;
+
+/* Picks the transport: RIVET_TRANSPORT if set, else the highest priority one
+ * whose probe accepts this job. */
+static const rv_tp_desc_t *rv_tp_select(void)
+{
+    const rv_tp_desc_t *best = NULL;
+    const char *want = rv_cfg.TRANSPORT;
+    for (int i = 0; rv_tp_builtin[i]; i++) {
+        const rv_tp_desc_t *d = rv_tp_builtin[i];
+        if (d->abi != RV_TP_ABI) continue;
+        if (want[0] && strcmp(want, d->name)) continue;
+        if (d->probe(&rv_job) != 0) {
+            if (want[0])
+                rv_fatal("RIVET_TRANSPORT=%s cannot serve this job (%u ranks in %u neighbourhoods)",
+                         want, rv_job.size, rv_job.nbrhd_count);
+            continue;
+        }
+        if (!best || d->priority > best->priority) best = d;
+    }
+    if (!best) {
+        if (want[0]) rv_fatal("RIVET_TRANSPORT=%s is not a transport built into this library", want);
+        rv_fatal("no transport built into this library can serve this job (%u ranks in %u "
+                 "neighbourhoods%s); only shm is built",
+                 rv_job.size, rv_job.nbrhd_count, rv_cfg.PSHM ? "" : ", RIVET_PSHM=0");
+    }
+    return best;
+}
+
+static void rv_tp_open(void)
+{
+    const rv_tp_desc_t *d = rv_tp_select();
+    rv_tp.desc = d;
+    rv_tp.priv = calloc(1, d->priv_size ? d->priv_size : 1);
+    if (!rv_tp.priv) rv_fatal("out of memory opening transport %s", d->name);
+    if (d->open(rv_tp.priv, &rv_job, &rv_tp.lim) != 0)
+        rv_fatal("transport %s failed to open", d->name);
+    memset(&rv_tp.ops, 0, sizeof rv_tp.ops);
+    memcpy(&rv_tp.ops, d->ops, d->ops->size < sizeof rv_tp.ops ? d->ops->size : sizeof rv_tp.ops);
+    rv_verbose(1, "transport %s (max message %zu bytes)", d->name, rv_tp.lim.max_msg);
+}
+
+int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, const char *clientName,
+                    int *argc, char ***argv, gex_Flags_t flags)
+{
+    (void)argc;
+    (void)argv;
+    if (rv_client_g)
+        return rv_error_return(GASNET_ERR_RESOURCE,
+                               "gex_Client_Init: only one client per process is supported");
+    if (!client_p || !ep_p || !tm_p)
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_Client_Init: client_p, ep_p and tm_p "
+                                                   "must not be NULL");
+    if (!clientName || !clientName[0])
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_Client_Init: clientName is empty");
+    if (flags & ~(GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS))
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_Client_Init: unknown flags 0x%x",
+                               (unsigned)flags);
+
+    rv_config_load();
+    rv_boot_info_t bi;
+    if (rv_boot_init(&bi) != 0)
+        return rv_error_return(GASNET_ERR_RESOURCE, "gex_Client_Init: bootstrap failed");
+    rv_job_init(&bi);
+    rv_tp_open();
+
+    struct rv_client *c = calloc(1, sizeof *c);
+    struct rv_ep *ep = calloc(1, sizeof *ep);
+    struct rv_tm *tm = calloc(1, sizeof *tm);
+    if (!c || !ep || !tm) rv_fatal("gex_Client_Init: out of memory");
+    c->name = strdup(clientName);
+    c->flags = flags;
+    c->ep0 = ep;
+    c->tm0 = tm;
+    ep->client = c;
+    ep->index = 0;
+    tm->client = c;
+    tm->ep = ep;
+    tm->rank = rv_job.rank;
+    tm->size = rv_job.size;
+    tm->id = 0;
+
+    rv_am_init();
+    rv_rma_api_init();
+    rv_segment_init_limits();
+    rv_coll_team_init(tm);
+    rv_exit_install();
+    rv_client_g = c;
+
+    if (rv_boot_barrier() != 0) rv_fatal("gex_Client_Init: bootstrap barrier failed");
+    *client_p = c;
+    *ep_p = ep;
+    *tm_p = tm;
+    return GASNET_OK;
+}
+
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) { return client->flags; }
+const char *gex_Client_QueryName(gex_Client_t client) { return client->name; }
+void gex_Client_SetCData(gex_Client_t client, const void *val) { client->cdata = (void *)val; }
+void *gex_Client_QueryCData(gex_Client_t client) { return client->cdata; }

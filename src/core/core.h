@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/core.h: the core objects (client, endpoint, team, segment) and the process-wide state. */
+#ifndef RV_CORE_H
+#define RV_CORE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include "gasnetex.h"
+#include "core/job.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "transport/transport.h"
+
+#define RV_AM_MAX_ARGS 16
+#define RV_AM_MAX_MEDIUM 65536u
+
+struct rv_segment {
+    struct rv_client *client;
+    void             *addr;
+    uintptr_t         size;
+    gex_Flags_t       flags;
+    void             *cdata;
+};
+
+struct rv_ep {
+    struct rv_client  *client;
+    gex_Flags_t        flags;
+    gex_EP_Index_t     index;
+    void              *cdata;
+    struct rv_segment *seg;           /* bound segment or NULL */
+    gex_AM_Entry_t     handlers[256]; /* client table; gex_fnptr == NULL: free slot */
+};
+
+struct rv_tm {
+    struct rv_client *client;
+    struct rv_ep     *ep;
+    gex_Flags_t       flags;
+    void             *cdata;
+    gex_Rank_t        rank, size;
+    gex_Rank_t       *jobranks;   /* [size] team rank -> jobrank; NULL for the identity */
+    uint32_t          id;         /* job-wide team id (0 = primordial) */
+    struct rv_coll_team *coll;    /* collective state (coll/) */
+};
+
+struct rv_client {
+    const char   *name;
+    gex_Flags_t   flags;
+    void         *cdata;
+    struct rv_ep *ep0;
+    struct rv_tm *tm0;
+};
+
+/* Process-wide state: one client per process (the spec's current limit). */
+extern struct rv_client *rv_client_g;
+
+/* The transport in use, its private state, hot-path ops and limits. */
+typedef struct rv_tp_state {
+    const rv_tp_desc_t *desc;
+    void               *priv;
+    rv_tp_ops_t         ops;  /* copied by value: one indirection on the hot path */
+    rv_tp_limits_t      lim;
+} rv_tp_state_t;
+extern rv_tp_state_t rv_tp;
+
+/* Every rank's bound segment as seen from here ([jobsize]); NULL before attach. */
+extern rv_segmap_t *rv_segmap;
+
+/* Team rank -> jobrank. */
+static inline gex_Rank_t rv_tm_jobrank(const struct rv_tm *tm, gex_Rank_t rank) {
+    return tm->jobranks ? tm->jobranks[rank] : rank;
+}
+
+/* Validates a (tm, rank) pair for call 'call'; fatal with a clear message otherwise.
+ * Returns the jobrank. */
+gex_Rank_t rv_tm_check_rank(const char *call, gex_TM_t tm, gex_Rank_t rank);
+
+/* ---- progress (core/progress.c) ---------------------------------------- */
+/* Polls the transport once (all channels). Returns messages handled. */
+int rv_poll(void);
+/* One step of a wait loop: poll, and yield the CPU when idle and oversubscribed. */
+void rv_progress_wait_step(void);
+/* Engines with deferred work (e.g. sends refused for lack of room) register a
+ * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
+ * how much work it did. Register at init only. */
+typedef int (*rv_progress_fn_t)(void);
+void rv_progress_register(rv_progress_fn_t fn);
+/* Polls only replies: used while a reply handler context waits for send space. */
+int rv_poll_replies(void);
+
+/* ---- exit (core/exit.c) -------------------------------------------------- */
+void rv_exit_install(void);
+
+#endif /* RV_CORE_H */

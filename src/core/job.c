@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/job.c: works out the job's hosts and neighbourhoods from the bootstrap allgather. */
+#include "core/core.h"
+#include "core/job_int.h"
+#include "boot/boot.h"
+
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+rv_job_t rv_job;
+
+/* Groups ranks by key: of[r] = group id (ids in order of first appearance), and
+ * lists my group's members (ascending, since r ascends). */
+static void rv_job_group(const char *keys, size_t keylen, uint32_t n, uint32_t me,
+                         uint32_t *of, uint32_t *count, uint32_t **members, uint32_t *msize,
+                         uint32_t *mindex)
+{
+    uint32_t groups = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        of[r] = UINT32_MAX;
+        for (uint32_t q = 0; q < r; q++)
+            if (!memcmp(keys + (size_t)q * keylen, keys + (size_t)r * keylen, keylen)) {
+                of[r] = of[q];
+                break;
+            }
+        if (of[r] == UINT32_MAX) of[r] = groups++;
+    }
+    *count = groups;
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < n; r++) k += of[r] == of[me];
+    *members = malloc(k * sizeof **members);
+    if (!*members) rv_fatal("out of memory computing the job layout");
+    *msize = k;
+    k = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        if (of[r] != of[me]) continue;
+        if (r == me) *mindex = k;
+        (*members)[k++] = r;
+    }
+}
+
+static int rv_online_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+void rv_job_init(const rv_boot_info_t *bi)
+{
+    rv_job.rank = bi->rank;
+    rv_job.size = bi->size;
+    memcpy(rv_job.secret, bi->secret, sizeof rv_job.secret);
+    gethostname(rv_job.hostname, sizeof rv_job.hostname - 1);
+
+    uint32_t n = rv_job.size;
+    char *names = calloc(n, sizeof rv_job.hostname);
+    rv_job.host_of = malloc(n * sizeof(uint32_t));
+    rv_job.nbrhd_of = malloc(n * sizeof(uint32_t));
+    if (!names || !rv_job.host_of || !rv_job.nbrhd_of) rv_fatal("out of memory at start-up");
+    if (rv_boot_allgather(rv_job.hostname, sizeof rv_job.hostname, names))
+        rv_fatal("bootstrap allgather of host names failed");
+    rv_job_group(names, sizeof rv_job.hostname, n, rv_job.rank, rv_job.host_of, &rv_job.host_count,
+                 &rv_job.host_ranks, &rv_job.host_size, &rv_job.host_index);
+    free(names);
+
+    if (rv_cfg.PSHM) {
+        memcpy(rv_job.nbrhd_of, rv_job.host_of, n * sizeof(uint32_t));
+        rv_job.nbrhd_count = rv_job.host_count;
+        rv_job.nbrhd_size = rv_job.host_size;
+        rv_job.nbrhd_index = rv_job.host_index;
+        rv_job.nbrhd_ranks = rv_job.host_ranks;
+    } else {
+        for (uint32_t r = 0; r < n; r++) rv_job.nbrhd_of[r] = r;
+        rv_job.nbrhd_count = n;
+        rv_job.nbrhd_size = 1;
+        rv_job.nbrhd_index = 0;
+        rv_job.nbrhd_ranks = malloc(sizeof(uint32_t));
+        if (!rv_job.nbrhd_ranks) rv_fatal("out of memory at start-up");
+        rv_job.nbrhd_ranks[0] = rv_job.rank;
+    }
+
+    int cpus = rv_online_cpus();
+    if (!strcmp(rv_cfg.WAIT_MODE, "yield"))
+        rv_job.oversubscribed = 1;
+    else if (!strcmp(rv_cfg.WAIT_MODE, "spin"))
+        rv_job.oversubscribed = 0;
+    else if (!strcmp(rv_cfg.WAIT_MODE, "auto"))
+        rv_job.oversubscribed = (int)rv_job.host_size > cpus;
+    else
+        rv_fatal("environment: RIVET_WAIT_MODE=%s is not one of spin, yield, auto", rv_cfg.WAIT_MODE);
+
+    rv_verbose(1, "job of %u ranks on %u host(s), %u neighbourhood(s); %u rank(s) here on %d cpu(s)%s",
+               n, rv_job.host_count, rv_job.nbrhd_count, rv_job.host_size, cpus,
+               rv_job.oversubscribed ? ": wait loops yield" : "");
+}

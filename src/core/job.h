@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/job.h: the job's shape as the core computed it at init: ranks, neighbourhoods, hosts. */
+#ifndef RV_JOB_H
+#define RV_JOB_H
+
+#include <stdint.h>
+
+typedef struct rv_job {
+    uint32_t  rank;          /* my jobrank */
+    uint32_t  size;          /* job size */
+    char      secret[33];    /* per-job secret (hex) from the bootstrap */
+    char      hostname[64];  /* my host name */
+    /* neighbourhood: processes that can cross-map memory (same host, PSHM on) */
+    uint32_t  nbrhd_size;    /* members of my neighbourhood (>= 1) */
+    uint32_t  nbrhd_index;   /* my index within it */
+    uint32_t *nbrhd_ranks;   /* sorted jobranks of my neighbourhood [nbrhd_size] */
+    uint32_t *nbrhd_of;      /* [size]: neighbourhood id of every jobrank */
+    uint32_t  nbrhd_count;   /* number of neighbourhoods in the job */
+    /* host: same OS image */
+    uint32_t  host_size, host_index;
+    uint32_t *host_ranks;    /* sorted jobranks on my host [host_size] */
+    uint32_t *host_of;       /* [size]: host id of every jobrank */
+    uint32_t  host_count;
+    int       oversubscribed; /* more ranks on this host than online cores */
+} rv_job_t;
+
+extern rv_job_t rv_job;
+
+/* Same neighbourhood as me? */
+static inline int rv_job_in_nbrhd(uint32_t jobrank) {
+    return rv_job.nbrhd_of[jobrank] == rv_job.nbrhd_of[rv_job.rank];
+}
+
+#endif /* RV_JOB_H */

@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/segment.c: segment size limits, gex_Segment_Attach and the segment queries. */
+#include "core/core.h"
+#include "core/segment_int.h"
+#include "am/am_int.h"
+#include "boot/boot.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+rv_segmap_t *rv_segmap;
+static uintptr_t rv_max_local, rv_max_global;
+
+/* GASNET_MAX_SEGSIZE: "2G", "2G/H", "0.85", "0.5/P". A fraction is of physical
+ * memory; /H shares the amount among the ranks of this host, /P is per rank.
+ * Absolute sizes default to per rank, fractions to per host. */
+static uintptr_t rv_parse_max_segsize(const char *s)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    int per_host = -1;
+    char *slash = strchr(buf, '/');
+    if (slash) {
+        if (!strcmp(slash, "/H") || !strcmp(slash, "/h")) per_host = 1;
+        else if (!strcmp(slash, "/P") || !strcmp(slash, "/p")) per_host = 0;
+        else rv_fatal("environment: GASNET_MAX_SEGSIZE=%s: suffix must be /H or /P", s);
+        *slash = '\0';
+    }
+    double bytes;
+    uint64_t abs;
+    if (strchr(buf, '.')) {
+        char *end;
+        double f = strtod(buf, &end);
+        if (*end || f <= 0 || f > 1)
+            rv_fatal("environment: GASNET_MAX_SEGSIZE=%s: a fraction must be in (0,1]", s);
+        bytes = f * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+        if (per_host < 0) per_host = 1;
+    } else if (rv_config_parse_size(buf, &abs) == 0) {
+        bytes = (double)abs;
+        if (per_host < 0) per_host = 0;
+    } else {
+        rv_fatal("environment: GASNET_MAX_SEGSIZE=%s is not a size (2G) or fraction (0.85/H)", s);
+    }
+    if (per_host) bytes /= rv_job.host_size;
+    return (uintptr_t)bytes;
+}
+
+void rv_segment_init_limits(void)
+{
+    uintptr_t v = rv_parse_max_segsize(rv_cfg.MAX_SEGSIZE);
+    if (rv_tp.lim.max_seg_local && rv_tp.lim.max_seg_local < v) v = rv_tp.lim.max_seg_local;
+    v &= ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    rv_max_local = v;
+    uintptr_t *all = malloc(rv_job.size * sizeof *all);
+    if (!all || rv_boot_allgather(&v, sizeof v, all)) rv_fatal("segment limits: allgather failed");
+    rv_max_global = v;
+    for (uint32_t r = 0; r < rv_job.size; r++)
+        if (all[r] < rv_max_global) rv_max_global = all[r];
+    free(all);
+}
+
+uintptr_t gasnet_getMaxLocalSegmentSize(void)
+{
+    RV_CHECK_INIT("gasnet_getMaxLocalSegmentSize");
+    return rv_max_local;
+}
+
+uintptr_t gasnet_getMaxGlobalSegmentSize(void)
+{
+    RV_CHECK_INIT("gasnet_getMaxGlobalSegmentSize");
+    return rv_max_global;
+}
+
+int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
+{
+    RV_CHECK_INIT("gex_Segment_Attach");
+    if (!segment_p) rv_fatal("gex_Segment_Attach: segment_p is NULL");
+    if (tm != rv_client_g->tm0)
+        rv_fatal("gex_Segment_Attach: tm must be the primordial team from gex_Client_Init");
+    if (rv_segmap) rv_fatal("gex_Segment_Attach: a segment is already attached (one per process)");
+    if (size == 0 || size % GASNET_PAGESIZE)
+        rv_fatal("gex_Segment_Attach: size=%" PRIuPTR " must be a non-zero multiple of "
+                 "GASNET_PAGESIZE (%d)", size, GASNET_PAGESIZE);
+    if (size > rv_max_local)
+        rv_fatal("gex_Segment_Attach: size=%" PRIuPTR " exceeds gasnet_getMaxLocalSegmentSize()="
+                 "%" PRIuPTR " (raise GASNET_MAX_SEGSIZE or free /dev/shm space)", size, rv_max_local);
+    if (rv_am_in_handler()) rv_fatal("gex_Segment_Attach called inside an AM handler");
+
+    rv_segmap_t *map = calloc(rv_job.size, sizeof *map);
+    struct rv_segment *seg = calloc(1, sizeof *seg);
+    if (!map || !seg) rv_fatal("gex_Segment_Attach: out of memory");
+    if (rv_tp.desc->seg_attach(rv_tp.priv, size, map) != 0)
+        rv_fatal("gex_Segment_Attach: transport %s could not create a %" PRIuPTR "-byte segment",
+                 rv_tp.desc->name, size);
+    seg->client = rv_client_g;
+    seg->addr = map[rv_job.rank].owner_base;
+    seg->size = size;
+    tm->ep->seg = seg;
+    rv_segmap = map;
+    rv_verbose(1, "segment of %" PRIuPTR " bytes at %p", size, seg->addr);
+    if (rv_boot_barrier()) rv_fatal("gex_Segment_Attach: bootstrap barrier failed");
+    *segment_p = seg;
+    return GASNET_OK;
+}
+
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg) { return seg->client; }
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg) { return seg->flags; }
+void *gex_Segment_QueryAddr(gex_Segment_t seg) { return seg->addr; }
+uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { return seg->size; }
+void gex_Segment_SetCData(gex_Segment_t seg, const void *val) { seg->cdata = (void *)val; }
+void *gex_Segment_QueryCData(gex_Segment_t seg) { return seg->cdata; }
+
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
+                           uintptr_t *size_p)
+{
+    RV_CHECK_INIT("gex_Segment_QueryBound");
+    gex_Rank_t jr = rv_tm_check_rank("gex_Segment_QueryBound", tm, rank);
+    if (!rv_segmap || rv_segmap[jr].size == 0) return GASNET_ERR_RESOURCE;
+    if (owneraddr_p) *owneraddr_p = rv_segmap[jr].owner_base;
+    if (localaddr_p) *localaddr_p = rv_segmap[jr].local_base;
+    if (size_p) *size_p = rv_segmap[jr].size;
+    return GASNET_OK;
+}
+
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                       void **localaddr_p, uintptr_t *size_p, gex_Flags_t flags)
+{
+    (void)flags;
+    RV_CHECK_INIT("gex_EP_QueryBoundSegmentNB");
+    gex_Rank_t jr = rv_tm_check_rank("gex_EP_QueryBoundSegmentNB", tm, rank);
+    if (!rv_segmap || rv_segmap[jr].size == 0)
+        rv_fatal("gex_EP_QueryBoundSegmentNB: rank %u has no bound segment", rank);
+    if (owneraddr_p) *owneraddr_p = rv_segmap[jr].owner_base;
+    if (localaddr_p) *localaddr_p = rv_segmap[jr].local_base;
+    if (size_p) *size_p = rv_segmap[jr].size;
+    return GEX_EVENT_INVALID;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/system.c: the gex_System_* job queries and their GASNet-1 names. */
+#include "core/core.h"
+
+gex_Rank_t gex_System_QueryJobRank(void)
+{
+    RV_CHECK_INIT("gex_System_QueryJobRank");
+    return rv_job.rank;
+}
+
+gex_Rank_t gex_System_QueryJobSize(void)
+{
+    RV_CHECK_INIT("gex_System_QueryJobSize");
+    return rv_job.size;
+}
+
+gex_Rank_t gasnet_mynode(void) { return gex_System_QueryJobRank(); }
+gex_Rank_t gasnet_nodes(void) { return gex_System_QueryJobSize(); }
+
+/* gex_RankInfo_t is a const struct holding only the jobrank, so our sorted
+ * uint32_t member arrays are handed out as they are. */
+_Static_assert(sizeof(struct gex_RankInfo_s) == sizeof(uint32_t), "gex_RankInfo_t layout");
+
+void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                               gex_Rank_t *my_info_index_p)
+{
+    RV_CHECK_INIT("gex_System_QueryNbrhdInfo");
+    if (info_p) *info_p = (gex_RankInfo_t *)rv_job.nbrhd_ranks;
+    if (info_count_p) *info_count_p = rv_job.nbrhd_size;
+    if (my_info_index_p) *my_info_index_p = rv_job.nbrhd_index;
+}
+
+void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                              gex_Rank_t *my_info_index_p)
+{
+    RV_CHECK_INIT("gex_System_QueryHostInfo");
+    if (info_p) *info_p = (gex_RankInfo_t *)rv_job.host_ranks;
+    if (info_count_p) *info_count_p = rv_job.host_size;
+    if (my_info_index_p) *my_info_index_p = rv_job.host_index;
+}
+
+void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_set_rank,
+                                gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank)
+{
+    RV_CHECK_INIT("gex_System_QueryMyPosition");
+    if (nbrhd_set_size) *nbrhd_set_size = rv_job.nbrhd_count;
+    if (nbrhd_set_rank) *nbrhd_set_rank = rv_job.nbrhd_of[rv_job.rank];
+    if (host_set_size) *host_set_size = rv_job.host_count;
+    if (host_set_rank) *host_set_rank = rv_job.host_of[rv_job.rank];
+}
+
+uint64_t gex_System_QueryMaxThreads(void) { return 256; }

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* event/event.c: gex_Event_{Test,Wait}{,Some,All}, gex_Event_QueryLeaf and gex_NBI_{Test,Wait}. */
+#include "event/event.h"
+#include "core/core.h"
+#include "am/am_int.h"
+
+static inline int rv_event_done(const char *call, gex_Event_t ev)
+{
+    if (ev == GEX_EVENT_INVALID) return 1;
+    if (__builtin_expect(ev == GEX_EVENT_NO_OP, 0))
+        rv_fatal("%s: GEX_EVENT_NO_OP is not an event (the operation was not started)", call);
+    if (!ev->test(ev)) return 0;
+    ev->release(ev);
+    return 1;
+}
+
+static inline void rv_event_check_ctx(const char *call)
+{
+    RV_CHECK_INIT(call);
+    if (__builtin_expect(rv_am_in_handler(), 0))
+        rv_fatal("%s called inside an AM handler; handlers may not test or wait", call);
+}
+
+int gex_Event_Test(gex_Event_t event)
+{
+    rv_event_check_ctx("gex_Event_Test");
+    return rv_event_done("gex_Event_Test", event) ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_Event_Wait(gex_Event_t event)
+{
+    rv_event_check_ctx("gex_Event_Wait");
+    while (!rv_event_done("gex_Event_Wait", event)) rv_progress_wait_step();
+}
+
+/* One pass over the array: completed entries become GEX_EVENT_INVALID.
+ * Reports how many were live on entry and how many completed now. */
+static void rv_event_scan(const char *call, gex_Event_t *pev, size_t n, size_t *live, size_t *done)
+{
+    *live = *done = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (pev[i] == GEX_EVENT_INVALID) continue;
+        (*live)++;
+        if (rv_event_done(call, pev[i])) {
+            pev[i] = GEX_EVENT_INVALID;
+            (*done)++;
+        }
+    }
+}
+
+int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    (void)flags;
+    size_t live, done;
+    rv_event_check_ctx("gex_Event_TestSome");
+    rv_event_scan("gex_Event_TestSome", pevent, numevents, &live, &done);
+    return (done || !live) ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    (void)flags;
+    size_t live, done;
+    rv_event_check_ctx("gex_Event_WaitSome");
+    for (;;) {
+        rv_event_scan("gex_Event_WaitSome", pevent, numevents, &live, &done);
+        if (done || !live) return;
+        rv_progress_wait_step();
+    }
+}
+
+int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    (void)flags;
+    size_t live, done;
+    rv_event_check_ctx("gex_Event_TestAll");
+    rv_event_scan("gex_Event_TestAll", pevent, numevents, &live, &done);
+    return done == live ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
+{
+    (void)flags;
+    size_t live, done;
+    rv_event_check_ctx("gex_Event_WaitAll");
+    for (;;) {
+        rv_event_scan("gex_Event_WaitAll", pevent, numevents, &live, &done);
+        if (done == live) return;
+        rv_progress_wait_step();
+    }
+}
+
+gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)
+{
+    RV_CHECK_INIT("gex_Event_QueryLeaf");
+    if (root == GEX_EVENT_NO_OP) rv_fatal("gex_Event_QueryLeaf: root is GEX_EVENT_NO_OP");
+    if (root == GEX_EVENT_INVALID || !root->leaf) return GEX_EVENT_INVALID;
+    return root->leaf(root, event_category);
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* event/nbi.c: per-thread implicit-event (NBI) tracking, gex_NBI_{Test,Wait} and access regions. */
+#include "event/event.h"
+#include "core/core.h"
+#include "am/am_int.h"
+
+#include <stdlib.h>
+
+/* An access region: NBI operations started inside it count here instead of in
+ * the thread's set, and its root event completes when they all have. */
+typedef struct rv_region_op {
+    struct rv_op op;
+    rv_nbi_set_t set;
+} rv_region_op_t;
+
+static _Thread_local rv_nbi_set_t rv_nbi_thread;
+static _Thread_local rv_region_op_t *rv_nbi_region;
+
+rv_nbi_set_t *rv_nbi_current(void)
+{
+    return rv_nbi_region ? &rv_nbi_region->set : &rv_nbi_thread;
+}
+
+static const gex_EC_t rv_ec_bits[RV_EC_N] = { GEX_EC_GET, GEX_EC_PUT, GEX_EC_AM, GEX_EC_LC,
+                                              GEX_EC_RMW };
+
+static int rv_nbi_idle(rv_nbi_set_t *s, gex_EC_t mask)
+{
+    for (int i = 0; i < RV_EC_N; i++)
+        if ((mask & rv_ec_bits[i]) && atomic_load_explicit(&s->out[i], memory_order_acquire))
+            return 0;
+    return 1;
+}
+
+static void rv_nbi_check(const char *call, gex_EC_t mask, gex_Flags_t flags)
+{
+    RV_CHECK_INIT(call);
+    if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler; handlers may not sync", call);
+    if (mask & ~GEX_EC_ALL) rv_fatal("%s: event_mask 0x%x has bits that name no GEX_EC_*", call,
+                                     (unsigned)mask);
+    if (flags) rv_fatal("%s: flags must be 0", call);
+}
+
+int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)
+{
+    rv_nbi_check("gex_NBI_Test", event_mask, flags);
+    return rv_nbi_idle(&rv_nbi_thread, event_mask) ? GASNET_OK : GASNET_ERR_NOT_READY;
+}
+
+void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
+{
+    rv_nbi_check("gex_NBI_Wait", event_mask, flags);
+    while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_progress_wait_step();
+}
+
+static int rv_region_test(struct rv_op *o)
+{
+    return rv_nbi_idle(&((rv_region_op_t *)o)->set, GEX_EC_ALL);
+}
+
+static void rv_region_release(struct rv_op *o) { free(o); }
+
+void gex_NBI_BeginAccessRegion(gex_Flags_t flags)
+{
+    RV_CHECK_INIT("gex_NBI_BeginAccessRegion");
+    if (flags) rv_fatal("gex_NBI_BeginAccessRegion: flags must be 0");
+    if (rv_nbi_region) rv_fatal("gex_NBI_BeginAccessRegion: an access region is already open on "
+                                "this thread (regions do not nest)");
+    rv_region_op_t *r = calloc(1, sizeof *r);
+    if (!r) rv_fatal("gex_NBI_BeginAccessRegion: out of memory");
+    r->op.test = rv_region_test;
+    r->op.release = rv_region_release;
+    r->op.leaf = NULL;
+    rv_nbi_region = r;
+}
+
+gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags)
+{
+    RV_CHECK_INIT("gex_NBI_EndAccessRegion");
+    if (flags) rv_fatal("gex_NBI_EndAccessRegion: flags must be 0");
+    rv_region_op_t *r = rv_nbi_region;
+    if (!r) rv_fatal("gex_NBI_EndAccessRegion: no access region is open on this thread");
+    rv_nbi_region = NULL;
+    return &r->op;
+}

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rma/rma_api.c: the gex_RMA_* calls: argument checks, lc_opt rules, and the choice between direct
+ * copies into a mapped peer segment and the AM-based reference. */
+#include "rma/rma_int.h"
+#include "am/am_int.h"
+#include "rma/rma_api.h"
+
+#include <string.h>
+
+static int rv_rma_ref_only; /* RIVET_RMA=ref */
+
+void rv_rma_api_init(void)
+{
+    if (!strcmp(rv_cfg.RMA, "ref")) rv_rma_ref_only = 1;
+    else if (strcmp(rv_cfg.RMA, "auto"))
+        rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
+    rv_rma_init();
+    rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
+                                             : "direct copies to neighbourhood peers");
+}
+
+static inline int rv_rma_lc_nb(const char *call, gex_Event_t *lc)
+{
+    if (lc == GEX_EVENT_NOW) return RV_LC_NOW;
+    if (lc == GEX_EVENT_DEFER) return RV_LC_DEFER;
+    if (__builtin_expect(lc == GEX_EVENT_GROUP, 0))
+        rv_fatal("%s: lc_opt GEX_EVENT_GROUP is only for NBI calls; pass GEX_EVENT_NOW, "
+                 "GEX_EVENT_DEFER or a pointer to a gex_Event_t", call);
+    if (__builtin_expect(lc == NULL, 0)) rv_fatal("%s: lc_opt is NULL", call);
+    return RV_LC_LEAF;
+}
+
+static inline int rv_rma_lc_nbi(const char *call, gex_Event_t *lc)
+{
+    if (lc == GEX_EVENT_NOW) return RV_LC_NOW;
+    if (lc == GEX_EVENT_DEFER) return RV_LC_DEFER;
+    if (lc == GEX_EVENT_GROUP) return RV_LC_GROUP;
+    rv_fatal("%s: lc_opt must be GEX_EVENT_NOW, GEX_EVENT_DEFER or GEX_EVENT_GROUP for an NBI "
+             "call, not a pointer (%p)", call, (void *)lc);
+}
+
+static inline gex_Rank_t rv_rma_rank(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (__builtin_expect(rv_am_in_handler(), 0))
+        rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
+    return rv_tm_check_rank(call, tm, rank);
+}
+
+/* The remote range must lie in the peer's bound segment. */
+static inline const rv_segmap_t *rv_rma_target(const char *call, gex_Rank_t jr, gex_Rank_t rank,
+                                               const void *remote, size_t n, const char *role)
+{
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+    uintptr_t a = (uintptr_t)remote, base = m ? (uintptr_t)m->owner_base : 0;
+    if (__builtin_expect(!m || !m->size || a < base || n > m->size || a - base > m->size - n, 0)) {
+        if (!m || !m->size) rv_fatal("%s: rank %u has no bound segment", call, rank);
+        rv_fatal("%s: %s [%p, %p) is outside the bound segment [%p, %p) of rank %u", call, role,
+                 remote, (void *)(a + n), m->owner_base, (void *)(base + m->size), rank);
+    }
+    return m;
+}
+
+static inline void *rv_rma_mapped(const rv_segmap_t *m, const void *remote)
+{
+    return (char *)m->local_base + ((uintptr_t)remote - (uintptr_t)m->owner_base);
+}
+
+static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest,
+                              const void *src, size_t nbytes, int lc, gex_Event_t *lcp,
+                              int is_nbi, gex_Flags_t flags)
+{
+    gex_Rank_t jr = rv_rma_rank(call, tm, rank);
+    if (lc == RV_LC_LEAF) *lcp = GEX_EVENT_INVALID;
+    if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
+    const rv_segmap_t *m = rv_rma_target(call, jr, rank, dest, nbytes, "destination");
+    if (m->local_base && !rv_rma_ref_only) {
+        memcpy(rv_rma_mapped(m, dest), src, nbytes);
+        return GEX_EVENT_INVALID;
+    }
+    rv_rma_op_t *op = rv_rma_ref_start(0, jr, (void *)src, (uintptr_t)dest, nbytes, is_nbi, lc, flags);
+    if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
+    if (!op) return GEX_EVENT_INVALID;
+    if (lc == RV_LC_LEAF && !rv_rma_lc_done(op)) *lcp = &op->leaf;
+    return &op->root;
+}
+
+static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank,
+                              void *src, size_t nbytes, int is_nbi, gex_Flags_t flags)
+{
+    gex_Rank_t jr = rv_rma_rank(call, tm, rank);
+    if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
+    const rv_segmap_t *m = rv_rma_target(call, jr, rank, src, nbytes, "source");
+    if (m->local_base && !rv_rma_ref_only) {
+        memcpy(dest, rv_rma_mapped(m, src), nbytes);
+        return GEX_EVENT_INVALID;
+    }
+    rv_rma_op_t *op = rv_rma_ref_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi, RV_LC_DEFER,
+                                       flags);
+    if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
+    return op ? &op->root : GEX_EVENT_INVALID;
+}
+
+static inline int rv_rma_sync(gex_Event_t ev)
+{
+    if (ev == GEX_EVENT_NO_OP) return 1;
+    if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
+    return 0;
+}
+
+int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                        gex_Flags_t flags)
+{
+    return rv_rma_sync(rv_rma_put("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, RV_LC_NOW,
+                                  NULL, 0, flags));
+}
+
+int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                   gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_PutNBI";
+    int lc = rv_rma_lc_nbi(call, lc_opt);
+    return rv_rma_put(call, tm, rank, dest, src, nbytes, lc, NULL, 1, flags) == GEX_EVENT_NO_OP;
+}
+
+gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                          gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_PutNB";
+    int lc = rv_rma_lc_nb(call, lc_opt);
+    return rv_rma_put(call, tm, rank, dest, src, nbytes, lc, lc_opt, 0, flags);
+}
+
+int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                        gex_Flags_t flags)
+{
+    return rv_rma_sync(rv_rma_get("gex_RMA_GetBlocking", tm, dest, rank, src, nbytes, 0, flags));
+}
+
+int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                   gex_Flags_t flags)
+{
+    return rv_rma_get("gex_RMA_GetNBI", tm, dest, rank, src, nbytes, 1, flags) == GEX_EVENT_NO_OP;
+}
+
+gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                          gex_Flags_t flags)
+{
+    return rv_rma_get("gex_RMA_GetNB", tm, dest, rank, src, nbytes, 0, flags);
+}
+
+/* ---- value forms: the low-order nbytes of a gex_RMA_Value_t ---------------- */
+
+static void rv_val_check(const char *call, size_t nbytes)
+{
+    if (nbytes < 1 || nbytes > SIZEOF_GEX_RMA_VALUE_T)
+        rv_fatal("%s: nbytes=%zu must be between 1 and %d", call, nbytes, SIZEOF_GEX_RMA_VALUE_T);
+}
+
+static void rv_val_store(gex_RMA_Value_t v, size_t n, void *out)
+{
+    switch (n) {
+    case 1: { uint8_t x = (uint8_t)v; memcpy(out, &x, 1); break; }
+    case 2: { uint16_t x = (uint16_t)v; memcpy(out, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)v; memcpy(out, &x, 4); break; }
+    case 8: memcpy(out, &v, 8); break;
+    default:
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        memcpy(out, (char *)&v + sizeof v - n, n);
+#else
+        memcpy(out, &v, n);
+#endif
+    }
+}
+
+static gex_RMA_Value_t rv_val_load(const void *in, size_t n)
+{
+    gex_RMA_Value_t v = 0;
+    switch (n) {
+    case 1: { uint8_t x; memcpy(&x, in, 1); return x; }
+    case 2: { uint16_t x; memcpy(&x, in, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, in, 4); return x; }
+    case 8: memcpy(&v, in, 8); return v;
+    default:
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        memcpy((char *)&v + sizeof v - n, in, n);
+#else
+        memcpy(&v, in, n);
+#endif
+        return v;
+    }
+}
+
+gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes,
+                                       gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_GetBlockingVal";
+    uint64_t buf = 0;
+    rv_val_check(call, nbytes);
+    rv_rma_sync(rv_rma_get(call, tm, &buf, rank, src, nbytes, 0, flags & ~GEX_FLAG_IMMEDIATE));
+    return rv_val_load(&buf, nbytes);
+}
+
+int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                           size_t nbytes, gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_PutBlockingVal";
+    uint64_t buf;
+    rv_val_check(call, nbytes);
+    rv_val_store(value, nbytes, &buf);
+    return rv_rma_sync(rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0, flags));
+}
+
+int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                      size_t nbytes, gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_PutNBIVal";
+    uint64_t buf;
+    rv_val_check(call, nbytes);
+    rv_val_store(value, nbytes, &buf);
+    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 1, flags) ==
+           GEX_EVENT_NO_OP;
+}
+
+gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                             size_t nbytes, gex_Flags_t flags)
+{
+    static const char call[] = "gex_RMA_PutNBVal";
+    uint64_t buf;
+    rv_val_check(call, nbytes);
+    rv_val_store(value, nbytes, &buf);
+    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0, flags);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rma/rma_int.h: the RMA operation object, its pool, and the reference (AM-based) protocol's entry points. */
+#ifndef RV_RMA_INT_H
+#define RV_RMA_INT_H
+
+#include "core/core.h"
+#include "event/event.h"
+
+/* One Put or Get in flight on the reference path. The root completes when every
+ * chunk has been acknowledged (put) or answered (get); the leaf (puts) when every
+ * chunk's payload has been handed to the transport. */
+typedef struct rv_rma_op {
+    struct rv_op      root;
+    struct rv_op      leaf;
+    _Atomic int       pending;    /* chunks outstanding, +1 until injection ends */
+    _Atomic int       lc_pending; /* 1 until injection ends */
+    rv_nbi_set_t     *nbi;        /* NBI op: set to report to (NULL: NB, client syncs) */
+    uint8_t           nbi_lc;     /* NBI put with GEX_EVENT_GROUP: also report GEX_EC_LC */
+    uint8_t           is_get;
+    uint8_t           has_leaf;   /* PutNB given a pointer lc_opt */
+    gex_Rank_t        jr;         /* target jobrank */
+    char             *local;      /* put source / get destination */
+    uintptr_t         remote;     /* address in the target's segment */
+    size_t            nbytes, off, chunk;
+    struct rv_rma_op *next;       /* pool or deferred-injection list */
+} rv_rma_op_t;
+
+/* Pool: no allocation once warm. */
+rv_rma_op_t *rv_rma_op_alloc(void);
+void rv_rma_op_free(rv_rma_op_t *op);
+
+/* Local-completion handling requested for a Put (Gets pass RV_LC_DEFER). */
+enum { RV_LC_NOW, RV_LC_DEFER, RV_LC_GROUP, RV_LC_LEAF };
+
+/* Starts a reference Put/Get. is_nbi: report completion to the current NBI set
+ * (with RV_LC_GROUP, local completion too) instead of returning an event.
+ * With RV_LC_NOW every chunk is handed off before return. Returns the op (NB),
+ * NULL for NBI, or RV_RMA_NO_OP when GEX_FLAG_IMMEDIATE found no room for the
+ * first chunk (then nothing was sent). */
+#define RV_RMA_NO_OP ((rv_rma_op_t *)1)
+rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
+                              size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+
+/* True once the op's local completion has happened. */
+static inline int rv_rma_lc_done(rv_rma_op_t *op)
+{
+    return atomic_load_explicit(&op->lc_pending, memory_order_acquire) == 0;
+}
+
+void rv_rma_init(void);
+
+#endif /* RV_RMA_INT_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rma/rma_ref.c: the reference Put/Get, written only over AM: chunked Long puts acknowledged by
+ * Short replies, Short get requests answered by Medium replies; refused sends resume from progress. */
+#include "rma/rma_int.h"
+#include "am/am_int.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static inline void rv_ptr_args(gex_AM_Arg_t *a, const void *p)
+{
+    uint64_t v = (uint64_t)(uintptr_t)p;
+    a[0] = (gex_AM_Arg_t)(uint32_t)v;
+    a[1] = (gex_AM_Arg_t)(uint32_t)(v >> 32);
+}
+
+static inline void *rv_args_ptr(const gex_AM_Arg_t *a)
+{
+    return (void *)(uintptr_t)((uint64_t)(uint32_t)a[0] | (uint64_t)(uint32_t)a[1] << 32);
+}
+
+/* One chunk acknowledged or answered; the last one completes the operation. */
+static void rv_rma_chunk_done(rv_rma_op_t *op)
+{
+    if (atomic_fetch_sub_explicit(&op->pending, 1, memory_order_acq_rel) != 1) return;
+    if (op->nbi) {
+        rv_nbi_done(op->nbi, op->is_get ? RV_EC_GET : RV_EC_PUT);
+        rv_rma_op_free(op);
+    }
+}
+
+/* Sends the chunks from op->off on. Returns 1 when all are sent, 0 when the
+ * peer had no room (only possible with GEX_FLAG_IMMEDIATE). */
+static int rv_rma_inject(rv_rma_op_t *op, gex_Flags_t flags)
+{
+    gex_AM_Arg_t a[7];
+    rv_ptr_args(a, op);
+    while (op->off < op->nbytes) {
+        size_t n = op->nbytes - op->off;
+        if (n > op->chunk) n = op->chunk;
+        int rc;
+        if (!op->is_get) {
+            rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_LONG, RV_AMI_PUT, a, 2,
+                                     op->local + op->off, n, (void *)(op->remote + op->off), flags);
+        } else {
+            rv_ptr_args(a + 2, op->local + op->off);
+            rv_ptr_args(a + 4, (void *)(op->remote + op->off));
+            a[6] = (gex_AM_Arg_t)n;
+            rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_GET, a, 7, NULL, 0,
+                                     NULL, flags);
+        }
+        if (rc) return 0;
+        op->off += n;
+    }
+    return 1;
+}
+
+/* Every chunk is handed off: the payload is locally complete. */
+static void rv_rma_inject_done(rv_rma_op_t *op)
+{
+    atomic_store_explicit(&op->lc_pending, 0, memory_order_release);
+    if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
+    rv_rma_chunk_done(op); /* drops the injection reference */
+}
+
+/* Operations whose remaining chunks wait for room at the target. */
+static pthread_mutex_t rv_rma_defer_lock = PTHREAD_MUTEX_INITIALIZER;
+static rv_rma_op_t *rv_rma_defer_head, *rv_rma_defer_tail;
+static _Atomic int rv_rma_ndefer;
+
+static void rv_rma_defer(rv_rma_op_t *op)
+{
+    pthread_mutex_lock(&rv_rma_defer_lock);
+    op->next = NULL;
+    if (rv_rma_defer_tail) rv_rma_defer_tail->next = op;
+    else rv_rma_defer_head = op;
+    rv_rma_defer_tail = op;
+    atomic_fetch_add_explicit(&rv_rma_ndefer, 1, memory_order_release);
+    pthread_mutex_unlock(&rv_rma_defer_lock);
+}
+
+static int rv_rma_progress(void)
+{
+    if (!atomic_load_explicit(&rv_rma_ndefer, memory_order_acquire)) return 0;
+    if (pthread_mutex_trylock(&rv_rma_defer_lock)) return 0;
+    int n = 0;
+    rv_rma_op_t *op;
+    while ((op = rv_rma_defer_head) && rv_rma_inject(op, GEX_FLAG_IMMEDIATE)) {
+        rv_rma_defer_head = op->next;
+        if (!rv_rma_defer_head) rv_rma_defer_tail = NULL;
+        atomic_fetch_sub_explicit(&rv_rma_ndefer, 1, memory_order_relaxed);
+        rv_rma_inject_done(op);
+        n++;
+    }
+    pthread_mutex_unlock(&rv_rma_defer_lock);
+    return n;
+}
+
+rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
+                              size_t nbytes, int is_nbi, int lc, gex_Flags_t flags)
+{
+    int lc_group = lc == RV_LC_GROUP, want_leaf = lc == RV_LC_LEAF;
+    rv_rma_op_t *op = rv_rma_op_alloc();
+    op->is_get = (uint8_t)is_get;
+    op->has_leaf = (uint8_t)want_leaf;
+    op->jr = jr;
+    op->local = local;
+    op->remote = remote;
+    op->nbytes = nbytes;
+    op->off = 0;
+    op->chunk = is_get ? rv_am_max_medium() : rv_am_max_long(jr);
+    size_t nchunks = (nbytes + op->chunk - 1) / op->chunk;
+    atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
+    atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
+    /* NBI accounting starts before any chunk can complete (maybe on another thread). */
+    op->nbi = is_nbi ? rv_nbi_current() : NULL;
+    op->nbi_lc = (uint8_t)(is_nbi && lc_group);
+    if (op->nbi) {
+        rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
+        if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
+    }
+
+    gex_Flags_t imm = flags & GEX_FLAG_IMMEDIATE;
+    if (!rv_rma_inject(op, imm)) {
+        if (op->off == 0) { /* nothing sent: "no op" */
+            if (op->nbi) {
+                rv_nbi_done(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
+                if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
+            }
+            rv_rma_op_free(op);
+            return RV_RMA_NO_OP;
+        }
+        if (lc == RV_LC_NOW) {
+            rv_rma_inject(op, 0); /* local completion is due before return */
+        } else {
+            rv_rma_defer(op); /* under IMMEDIATE the rest goes out from progress */
+            return is_nbi ? NULL : op;
+        }
+    }
+    rv_rma_inject_done(op);
+    return is_nbi ? NULL : op;
+}
+
+/* ---- target-side and completion handlers -------------------------------- */
+
+/* Put chunk landed in our segment (the AM engine checked and wrote it). */
+static void rv_rma_put_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
+                               unsigned nargs)
+{
+    (void)buf, (void)nbytes, (void)nargs;
+    rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_SHORT, RV_AMI_PUT_ACK, a, 2, NULL, 0, NULL, 0);
+}
+
+static void rv_rma_put_ack_handler(gex_Token_t tok, void *buf, size_t nbytes,
+                                   const gex_AM_Arg_t *a, unsigned nargs)
+{
+    (void)tok, (void)buf, (void)nbytes, (void)nargs;
+    rv_rma_chunk_done(rv_args_ptr(a));
+}
+
+/* args: op(2), requester's destination(2), our source(2), length. */
+static void rv_rma_get_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
+                               unsigned nargs)
+{
+    (void)buf, (void)nbytes;
+    const struct rv_segment *seg = rv_client_g->ep0->seg;
+    uintptr_t s = (uintptr_t)rv_args_ptr(a + 4), base = seg ? (uintptr_t)seg->addr : 0;
+    size_t n = (size_t)(uint32_t)a[6];
+    if (nargs != 7 || !seg || s < base || n > seg->size || s - base > seg->size - n ||
+        n > rv_am_max_medium())
+        rv_fatal("reference Get from rank %u: source [%p, +%zu) is outside the bound segment "
+                 "of this rank", tok->src, (void *)s, n);
+    rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_MEDIUM, RV_AMI_GET_REPLY, a, 4, (void *)s, n,
+                        NULL, 0);
+}
+
+static void rv_rma_get_reply_handler(gex_Token_t tok, void *buf, size_t nbytes,
+                                     const gex_AM_Arg_t *a, unsigned nargs)
+{
+    (void)tok, (void)nargs;
+    memcpy(rv_args_ptr(a + 2), buf, nbytes);
+    rv_rma_chunk_done(rv_args_ptr(a));
+}
+
+void rv_rma_init(void)
+{
+    rv_am_register_internal(RV_AMI_PUT, rv_rma_put_handler);
+    rv_am_register_internal(RV_AMI_PUT_ACK, rv_rma_put_ack_handler);
+    rv_am_register_internal(RV_AMI_GET, rv_rma_get_handler);
+    rv_am_register_internal(RV_AMI_GET_REPLY, rv_rma_get_reply_handler);
+    rv_progress_register(rv_rma_progress);
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/transport.c: the explicit list of transports built into this library. */
+#include "transport/transport.h"
+
+extern const rv_tp_desc_t rv_tp_shm_desc;
+
+const rv_tp_desc_t *const rv_tp_builtin[] = {
+    &rv_tp_shm_desc,
+    NULL,
+};
