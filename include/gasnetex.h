@@ -344,6 +344,40 @@ extern int rv_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const voi
                             size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
                             gex_Flags_t flags, unsigned int numargs, ...);
 
+/* ---- negotiated-payload AM ------------------------------------------------ */
+typedef struct rv_srcdesc *gex_AM_SrcDesc_t;
+#define GEX_AM_SRCDESC_NO_OP ((gex_AM_SrcDesc_t)0)
+#define GASNET_SUPPORTS_AM_COMMIT_V2 1
+#define GASNET_SUPPORTS_AM_CANCEL 1
+
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank,
+                                                    const void *client_buf, size_t least_payload,
+                                                    size_t most_payload, gex_Event_t *lc_opt,
+                                                    gex_Flags_t flags, unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
+                                                  size_t least_payload, size_t most_payload,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank,
+                                                  const void *client_buf, size_t least_payload,
+                                                  size_t most_payload, void *dest_addr,
+                                                  gex_Event_t *lc_opt, gex_Flags_t flags,
+                                                  unsigned int numargs);
+extern gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
+                                                size_t least_payload, size_t most_payload,
+                                                void *dest_addr, gex_Event_t *lc_opt,
+                                                gex_Flags_t flags, unsigned int numargs);
+extern void  *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
+extern size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
+extern int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+extern int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
+/* Behind the gex_AM_Commit* forms: returns non-zero only when flags has
+ * GEX_FLAG_IMMEDIATE and there was no room (the source descriptor stays valid). */
+extern int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                        void *dest_addr, gex_Flags_t flags, unsigned int numargs, ...);
+
 /* ---- RMA (extended API) --------------------------------------------------- */
 extern int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                size_t nbytes, gex_Flags_t flags);

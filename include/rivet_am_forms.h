@@ -238,4 +238,300 @@
 #define gex_AM_ReplyLong(tok,hidx,src,nbytes,dest,lc,...) \
     RV_AM_CAT(gex_AM_ReplyLong, RV_AM_NARGS(__VA_ARGS__))(tok,hidx,src,nbytes,dest,lc,__VA_ARGS__)
 
+/* gex_AM_CommitRequestMedium and gex_AM_CommitRequestMedium_v2 */
+#define gex_AM_CommitRequestMedium0(sd,hidx,nbytes) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
+#define gex_AM_CommitRequestMedium0_v2(sd,hidx,nbytes,flags) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
+#define gex_AM_CommitRequestMedium1(sd,hidx,nbytes,a0) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitRequestMedium1_v2(sd,hidx,nbytes,flags,a0) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
+#define gex_AM_CommitRequestMedium2(sd,hidx,nbytes,a0,a1) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitRequestMedium2_v2(sd,hidx,nbytes,flags,a0,a1) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+#define gex_AM_CommitRequestMedium3(sd,hidx,nbytes,a0,a1,a2) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitRequestMedium3_v2(sd,hidx,nbytes,flags,a0,a1,a2) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+#define gex_AM_CommitRequestMedium4(sd,hidx,nbytes,a0,a1,a2,a3) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitRequestMedium4_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+#define gex_AM_CommitRequestMedium5(sd,hidx,nbytes,a0,a1,a2,a3,a4) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitRequestMedium5_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+#define gex_AM_CommitRequestMedium6(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitRequestMedium6_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+#define gex_AM_CommitRequestMedium7(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitRequestMedium7_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+#define gex_AM_CommitRequestMedium8(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitRequestMedium8_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+#define gex_AM_CommitRequestMedium9(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitRequestMedium9_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+#define gex_AM_CommitRequestMedium10(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitRequestMedium10_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+#define gex_AM_CommitRequestMedium11(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitRequestMedium11_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+#define gex_AM_CommitRequestMedium12(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitRequestMedium12_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+#define gex_AM_CommitRequestMedium13(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitRequestMedium13_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+#define gex_AM_CommitRequestMedium14(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitRequestMedium14_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+#define gex_AM_CommitRequestMedium15(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitRequestMedium15_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+#define gex_AM_CommitRequestMedium16(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitRequestMedium16_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+#define gex_AM_CommitRequestMedium(sd,hidx,...) \
+    RV_AM_CAT(gex_AM_CommitRequestMedium, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,__VA_ARGS__)
+#define gex_AM_CommitRequestMedium_v2(sd,hidx,nbytes,...) \
+    RV_AM_CAT(RV_AM_CAT(gex_AM_CommitRequestMedium, RV_AM_NARGS(__VA_ARGS__)),_v2)(sd,hidx,nbytes,__VA_ARGS__)
+
+/* gex_AM_CommitReplyMedium and gex_AM_CommitReplyMedium_v2 */
+#define gex_AM_CommitReplyMedium0(sd,hidx,nbytes) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
+#define gex_AM_CommitReplyMedium0_v2(sd,hidx,nbytes,flags) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
+#define gex_AM_CommitReplyMedium1(sd,hidx,nbytes,a0) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitReplyMedium1_v2(sd,hidx,nbytes,flags,a0) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
+#define gex_AM_CommitReplyMedium2(sd,hidx,nbytes,a0,a1) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitReplyMedium2_v2(sd,hidx,nbytes,flags,a0,a1) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+#define gex_AM_CommitReplyMedium3(sd,hidx,nbytes,a0,a1,a2) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitReplyMedium3_v2(sd,hidx,nbytes,flags,a0,a1,a2) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+#define gex_AM_CommitReplyMedium4(sd,hidx,nbytes,a0,a1,a2,a3) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitReplyMedium4_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+#define gex_AM_CommitReplyMedium5(sd,hidx,nbytes,a0,a1,a2,a3,a4) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitReplyMedium5_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+#define gex_AM_CommitReplyMedium6(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitReplyMedium6_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+#define gex_AM_CommitReplyMedium7(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitReplyMedium7_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+#define gex_AM_CommitReplyMedium8(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitReplyMedium8_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+#define gex_AM_CommitReplyMedium9(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitReplyMedium9_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+#define gex_AM_CommitReplyMedium10(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitReplyMedium10_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+#define gex_AM_CommitReplyMedium11(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitReplyMedium11_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+#define gex_AM_CommitReplyMedium12(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitReplyMedium12_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+#define gex_AM_CommitReplyMedium13(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitReplyMedium13_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+#define gex_AM_CommitReplyMedium14(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitReplyMedium14_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+#define gex_AM_CommitReplyMedium15(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitReplyMedium15_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+#define gex_AM_CommitReplyMedium16(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitReplyMedium16_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+#define gex_AM_CommitReplyMedium(sd,hidx,...) \
+    RV_AM_CAT(gex_AM_CommitReplyMedium, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,__VA_ARGS__)
+#define gex_AM_CommitReplyMedium_v2(sd,hidx,nbytes,...) \
+    RV_AM_CAT(RV_AM_CAT(gex_AM_CommitReplyMedium, RV_AM_NARGS(__VA_ARGS__)),_v2)(sd,hidx,nbytes,__VA_ARGS__)
+
+/* gex_AM_CommitRequestLong and gex_AM_CommitRequestLong_v2 */
+#define gex_AM_CommitRequestLong0(sd,hidx,nbytes,dest) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,0u))
+#define gex_AM_CommitRequestLong0_v2(sd,hidx,nbytes,dest,flags) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,0u)
+#define gex_AM_CommitRequestLong1(sd,hidx,nbytes,dest,a0) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitRequestLong1_v2(sd,hidx,nbytes,dest,flags,a0) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
+#define gex_AM_CommitRequestLong2(sd,hidx,nbytes,dest,a0,a1) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitRequestLong2_v2(sd,hidx,nbytes,dest,flags,a0,a1) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+#define gex_AM_CommitRequestLong3(sd,hidx,nbytes,dest,a0,a1,a2) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitRequestLong3_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+#define gex_AM_CommitRequestLong4(sd,hidx,nbytes,dest,a0,a1,a2,a3) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitRequestLong4_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+#define gex_AM_CommitRequestLong5(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitRequestLong5_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+#define gex_AM_CommitRequestLong6(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitRequestLong6_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+#define gex_AM_CommitRequestLong7(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitRequestLong7_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+#define gex_AM_CommitRequestLong8(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitRequestLong8_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+#define gex_AM_CommitRequestLong9(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitRequestLong9_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+#define gex_AM_CommitRequestLong10(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitRequestLong10_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+#define gex_AM_CommitRequestLong11(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitRequestLong11_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+#define gex_AM_CommitRequestLong12(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitRequestLong12_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+#define gex_AM_CommitRequestLong13(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitRequestLong13_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+#define gex_AM_CommitRequestLong14(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitRequestLong14_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+#define gex_AM_CommitRequestLong15(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitRequestLong15_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+#define gex_AM_CommitRequestLong16(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitRequestLong16_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+#define gex_AM_CommitRequestLong(sd,hidx,nbytes,...) \
+    RV_AM_CAT(gex_AM_CommitRequestLong, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,nbytes,__VA_ARGS__)
+#define gex_AM_CommitRequestLong_v2(sd,hidx,nbytes,dest,...) \
+    RV_AM_CAT(RV_AM_CAT(gex_AM_CommitRequestLong, RV_AM_NARGS(__VA_ARGS__)),_v2)(sd,hidx,nbytes,dest,__VA_ARGS__)
+
+/* gex_AM_CommitReplyLong and gex_AM_CommitReplyLong_v2 */
+#define gex_AM_CommitReplyLong0(sd,hidx,nbytes,dest) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,0u))
+#define gex_AM_CommitReplyLong0_v2(sd,hidx,nbytes,dest,flags) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,0u)
+#define gex_AM_CommitReplyLong1(sd,hidx,nbytes,dest,a0) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
+#define gex_AM_CommitReplyLong1_v2(sd,hidx,nbytes,dest,flags,a0) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
+#define gex_AM_CommitReplyLong2(sd,hidx,nbytes,dest,a0,a1) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+#define gex_AM_CommitReplyLong2_v2(sd,hidx,nbytes,dest,flags,a0,a1) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+#define gex_AM_CommitReplyLong3(sd,hidx,nbytes,dest,a0,a1,a2) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+#define gex_AM_CommitReplyLong3_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+#define gex_AM_CommitReplyLong4(sd,hidx,nbytes,dest,a0,a1,a2,a3) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+#define gex_AM_CommitReplyLong4_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+#define gex_AM_CommitReplyLong5(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+#define gex_AM_CommitReplyLong5_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+#define gex_AM_CommitReplyLong6(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+#define gex_AM_CommitReplyLong6_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+#define gex_AM_CommitReplyLong7(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+#define gex_AM_CommitReplyLong7_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+#define gex_AM_CommitReplyLong8(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+#define gex_AM_CommitReplyLong8_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+#define gex_AM_CommitReplyLong9(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+#define gex_AM_CommitReplyLong9_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+#define gex_AM_CommitReplyLong10(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+#define gex_AM_CommitReplyLong10_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+#define gex_AM_CommitReplyLong11(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+#define gex_AM_CommitReplyLong11_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+#define gex_AM_CommitReplyLong12(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+#define gex_AM_CommitReplyLong12_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+#define gex_AM_CommitReplyLong13(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+#define gex_AM_CommitReplyLong13_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+#define gex_AM_CommitReplyLong14(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+#define gex_AM_CommitReplyLong14_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+#define gex_AM_CommitReplyLong15(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+#define gex_AM_CommitReplyLong15_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+#define gex_AM_CommitReplyLong16(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+#define gex_AM_CommitReplyLong16_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
+    rv_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+#define gex_AM_CommitReplyLong(sd,hidx,nbytes,...) \
+    RV_AM_CAT(gex_AM_CommitReplyLong, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,nbytes,__VA_ARGS__)
+#define gex_AM_CommitReplyLong_v2(sd,hidx,nbytes,dest,...) \
+    RV_AM_CAT(RV_AM_CAT(gex_AM_CommitReplyLong, RV_AM_NARGS(__VA_ARGS__)),_v2)(sd,hidx,nbytes,dest,__VA_ARGS__)
+
 #endif /* RIVET_AM_FORMS_H */

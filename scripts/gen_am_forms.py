@@ -15,6 +15,15 @@ FORMS = [
     ("gex_AM_ReplyLong",     "tok,hidx,src,nbytes,dest,lc,flags", "rv_am_reply_long", "tok,hidx,src,nbytes,dest,lc,flags"),
 ]
 
+# Negotiated-payload commits: name, fixed params, function, passthrough, whether the
+# variadic part starts with a flags argument (the _v2 forms) or with the first arg.
+COMMITS = [
+    ("gex_AM_CommitRequestMedium", "sd,hidx,nbytes", "rv_am_commit", "sd,hidx,nbytes,(void *)0,0"),
+    ("gex_AM_CommitReplyMedium",   "sd,hidx,nbytes", "rv_am_commit", "sd,hidx,nbytes,(void *)0,0"),
+    ("gex_AM_CommitRequestLong",   "sd,hidx,nbytes,dest", "rv_am_commit", "sd,hidx,nbytes,dest,0"),
+    ("gex_AM_CommitReplyLong",     "sd,hidx,nbytes,dest", "rv_am_commit", "sd,hidx,nbytes,dest,0"),
+]
+
 out = []
 w = out.append
 w("/* SPDX-License-Identifier: BSD-3-Clause */")
@@ -42,6 +51,23 @@ for name, fixed, fn, passthru in FORMS:
     fixed_nf = fixed.rsplit(",", 1)[0]
     w("#define %s(%s,...) \\\n    RV_AM_CAT(%s, RV_AM_NARGS(__VA_ARGS__))(%s,__VA_ARGS__)"
       % (name, fixed_nf, name, fixed_nf))
+    w("")
+for name, fixed, fn, passthru in COMMITS:
+    w("/* %s and %s_v2 */" % (name, name))
+    for m in range(MAX + 1):
+        args = ["a%d" % i for i in range(m)]
+        plist = fixed + ("," + ",".join(args) if m else "")
+        casts = "".join(",(gex_AM_Arg_t)(%s)" % a for a in args)
+        w("#define %s%d(%s) \\\n    ((void)%s(%s,%du%s))" % (name, m, plist, fn, passthru, m, casts))
+        pv2 = fixed + ",flags" + ("," + ",".join(args) if m else "")
+        pass_v2 = passthru.rsplit(",", 1)[0] + ",flags"
+        w("#define %s%d_v2(%s) \\\n    %s(%s,%du%s)" % (name, m, pv2, fn, pass_v2, m, casts))
+    # inferred forms: the variadic part is the last fixed parameter and the args
+    fixed_nf = fixed.rsplit(",", 1)[0]
+    w("#define %s(%s,...) \\\n    RV_AM_CAT(%s, RV_AM_NARGS(__VA_ARGS__))(%s,__VA_ARGS__)"
+      % (name, fixed_nf, name, fixed_nf))
+    w("#define %s_v2(%s,...) \\\n    RV_AM_CAT(RV_AM_CAT(%s, RV_AM_NARGS(__VA_ARGS__)),_v2)(%s,__VA_ARGS__)"
+      % (name, fixed, name, fixed))
     w("")
 w("#endif /* RIVET_AM_FORMS_H */")
 sys.stdout.write("\n".join(out) + "\n")

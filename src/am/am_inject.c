@@ -25,7 +25,7 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
     return 0;
 }
 
-static inline void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
+void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
 {
     if (lc == GEX_EVENT_NOW || lc == NULL) return;
     if (lc == GEX_EVENT_GROUP) {
@@ -36,9 +36,7 @@ static inline void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
     *lc = GEX_EVENT_INVALID; /* locally complete on return */
 }
 
-/* Builds the header and sends. For Long, the payload goes straight into the
- * target's segment when it is mapped here; otherwise it travels inline. */
-static int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                       gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
                       gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
@@ -103,14 +101,14 @@ static int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned k
         va_end(ap_);                                                                        \
     } while (0)
 
-static inline gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
+gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
 {
     if (__builtin_expect(rv_am_cur_token != NULL, 0))
         rv_fatal("%s: called inside an AM handler; handlers may only Reply", call);
     return rv_tm_check_rank(call, tm, rank);
 }
 
-static inline struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
+struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
 {
     RV_CHECK_INIT(call);
     if (__builtin_expect(!tok, 0)) rv_fatal("%s: token is NULL", call);

@@ -69,6 +69,20 @@ int rv_am_send_internal(gex_Rank_t jobrank, unsigned chan, unsigned kind, unsign
                         const gex_AM_Arg_t *args, unsigned nargs, const void *payload,
                         size_t nbytes, void *dest, gex_Flags_t flags);
 
+/* Builds the header and sends (am_inject.c). For Long, the payload goes straight
+ * into the target's segment when it is mapped here; otherwise it travels inline.
+ * Returns 1 only under GEX_FLAG_IMMEDIATE when there was no room. */
+int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+               gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+               gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args);
+/* Entry checks shared by the fixed- and negotiated-payload calls: a Request may
+ * not come from a handler (returns the target's jobrank); a Reply needs a
+ * Request handler's token that has not replied yet (marks it replied). */
+gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank);
+struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok);
+/* Validates lc_opt for an AM and marks pointer events complete. */
+void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply);
+
 /* Engine start-up (registers nothing client-visible). */
 void rv_am_init(void);
 

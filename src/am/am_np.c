@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* am/am_np.c: negotiated-payload AM (Prepare/Commit, Commit_v2 and Cancel), by copying at Commit. */
+#include "am/am_int.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+
+/* One outstanding Prepare per thread (Prepare/Commit pairs do not nest). */
+struct rv_srcdesc {
+    void            *addr;
+    size_t           size;
+    uint8_t          active, kind, is_reply, client_buf;
+    unsigned         numargs;
+    gex_Rank_t       jr;
+    struct rv_token *tok;
+    void            *dest;
+    gex_Event_t     *lc;
+    gex_Flags_t      flags;
+    const char      *call;
+};
+
+static _Thread_local struct rv_srcdesc rv_sd;
+static _Thread_local void  *rv_sd_buf; /* library-allocated payload buffer, grown on demand */
+static _Thread_local size_t rv_sd_cap;
+
+static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned kind, gex_Rank_t jr,
+                                      struct rv_token *tok, const void *client_buf, size_t least,
+                                      size_t most, void *dest, gex_Event_t *lc, gex_Flags_t flags,
+                                      unsigned numargs)
+{
+    if (rv_sd.active)
+        rv_fatal("%s: the previous Prepare on this thread (%s) was not committed or cancelled",
+                 call, rv_sd.call);
+    if (numargs > RV_AM_MAX_ARGS)
+        rv_fatal("%s: numargs=%u exceeds gex_AM_MaxArgs()=%u", call, numargs, RV_AM_MAX_ARGS);
+    size_t max = kind == RV_AM_MEDIUM ? rv_am_max_medium() : rv_am_max_long(jr);
+    if (least > max)
+        rv_fatal("%s: least_payload=%zu exceeds the largest payload to this peer (%zu)", call,
+                 least, max);
+    if (most < least)
+        rv_fatal("%s: most_payload=%zu is less than least_payload=%zu", call, most, least);
+    if (client_buf) rv_am_lc(call, lc, is_reply);
+    size_t size = most < max ? most : max;
+    void *addr = (void *)client_buf;
+    if (!addr) {
+        if (size > rv_sd_cap) {
+            void *p = realloc(rv_sd_buf, size);
+            if (!p) rv_fatal("%s: out of memory for a %zu-byte payload buffer", call, size);
+            rv_sd_buf = p;
+            rv_sd_cap = size;
+        }
+        addr = rv_sd_buf ? rv_sd_buf : (void *)&rv_sd; /* any non-NULL address for size 0 */
+    }
+    rv_sd.addr = addr;
+    rv_sd.size = size;
+    rv_sd.active = 1;
+    rv_sd.kind = (uint8_t)kind;
+    rv_sd.is_reply = (uint8_t)is_reply;
+    rv_sd.client_buf = client_buf != NULL;
+    rv_sd.numargs = numargs;
+    rv_sd.jr = jr;
+    rv_sd.tok = tok;
+    rv_sd.dest = dest;
+    rv_sd.lc = lc;
+    rv_sd.flags = flags & ~GEX_FLAG_IMMEDIATE;
+    rv_sd.call = call;
+    return &rv_sd;
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                             size_t least_payload, size_t most_payload,
+                                             gex_Event_t *lc_opt, gex_Flags_t flags,
+                                             unsigned int numargs)
+{
+    static const char call[] = "gex_AM_PrepareRequestMedium";
+    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    return rv_am_prepare(call, 0, RV_AM_MEDIUM, jr, NULL, client_buf, least_payload, most_payload,
+                         NULL, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
+                                           size_t least_payload, size_t most_payload,
+                                           gex_Event_t *lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs)
+{
+    static const char call[] = "gex_AM_PrepareReplyMedium";
+    struct rv_token *t = rv_am_rep_check(call, token);
+    return rv_am_prepare(call, 1, RV_AM_MEDIUM, t->src, t, client_buf, least_payload, most_payload,
+                         NULL, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                           size_t least_payload, size_t most_payload,
+                                           void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs)
+{
+    static const char call[] = "gex_AM_PrepareRequestLong";
+    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    return rv_am_prepare(call, 0, RV_AM_LONG, jr, NULL, client_buf, least_payload, most_payload,
+                         dest_addr, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
+                                         size_t least_payload, size_t most_payload,
+                                         void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                                         unsigned int numargs)
+{
+    static const char call[] = "gex_AM_PrepareReplyLong";
+    struct rv_token *t = rv_am_rep_check(call, token);
+    return rv_am_prepare(call, 1, RV_AM_LONG, t->src, t, client_buf, least_payload, most_payload,
+                         dest_addr, lc_opt, flags, numargs);
+}
+
+static struct rv_srcdesc *rv_sd_check(const char *call, gex_AM_SrcDesc_t sd)
+{
+    if (sd != &rv_sd || !rv_sd.active)
+        rv_fatal("%s: the source descriptor is not the live result of a Prepare on this thread",
+                 call);
+    return sd;
+}
+
+void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd) { return rv_sd_check("gex_AM_SrcDescAddr", sd)->addr; }
+size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) { return rv_sd_check("gex_AM_SrcDescSize", sd)->size; }
+
+int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, void *dest_addr,
+                 gex_Flags_t flags, unsigned int numargs, ...)
+{
+    static const char call[] = "gex_AM_Commit";
+    struct rv_srcdesc *d = rv_sd_check(call, sd);
+    if (numargs != d->numargs)
+        rv_fatal("%s: %u arguments, but %s announced numargs=%u", call, numargs, d->call,
+                 d->numargs);
+    if (nbytes > d->size)
+        rv_fatal("%s: nbytes=%zu exceeds gex_AM_SrcDescSize()=%zu", call, nbytes, d->size);
+    if (d->kind == RV_AM_LONG && d->dest && dest_addr != d->dest)
+        rv_fatal("%s: dest_addr %p differs from the %p given to %s", call, dest_addr, d->dest,
+                 d->call);
+    gex_AM_Arg_t a[RV_AM_MAX_ARGS + 1];
+    va_list ap;
+    va_start(ap, numargs);
+    for (unsigned i = 0; i < numargs; i++) a[i] = (gex_AM_Arg_t)va_arg(ap, int);
+    va_end(ap);
+    if (rv_am_send(d->call, d->jr, d->is_reply ? RV_CHAN_REP : RV_CHAN_REQ, d->kind, handler,
+                   d->addr, nbytes, d->kind == RV_AM_LONG ? dest_addr : NULL,
+                   d->flags | (flags & GEX_FLAG_IMMEDIATE), numargs, a))
+        return 1; /* no room: the descriptor stays live for another Commit or a Cancel */
+    d->active = 0;
+    return 0;
+}
+
+static int rv_am_cancel(const char *call, gex_AM_SrcDesc_t sd, unsigned kind, int is_reply)
+{
+    struct rv_srcdesc *d = rv_sd_check(call, sd);
+    if (d->kind != kind || d->is_reply != is_reply)
+        rv_fatal("%s does not match %s", call, d->call);
+    if (d->tok) d->tok->replied = 0;
+    d->active = 0;
+    return GASNET_OK;
+}
+
+int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    (void)flags;
+    return rv_am_cancel("gex_AM_CancelRequestMedium", sd, RV_AM_MEDIUM, 0);
+}
+int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    (void)flags;
+    return rv_am_cancel("gex_AM_CancelReplyMedium", sd, RV_AM_MEDIUM, 1);
+}
+int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    (void)flags;
+    return rv_am_cancel("gex_AM_CancelRequestLong", sd, RV_AM_LONG, 0);
+}
+int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    (void)flags;
+    return rv_am_cancel("gex_AM_CancelReplyLong", sd, RV_AM_LONG, 1);
+}
