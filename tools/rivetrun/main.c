@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tools/rivetrun/main.c: rivetrun's command line, help texts and the job's life from start to exit. */
+#include "rivetrun.h"
+#include "boot/launcher/proto.h"
+#include "boot/singleton/singleton.h"
+#include "core/config.h"
+
+#include <gasnetex.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+int64_t rv_run_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void rv_run_log(rv_run_job_t *job, const char *fmt, ...)
+{
+    if (!job->opt.verbose) return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "rivetrun: %s\n", msg);
+}
+
+static void rv_run_usage(FILE *f)
+{
+    fputs("usage: rivetrun [options] -n N program [args...]\n"
+          "Try 'rivetrun --help' for more information.\n", f);
+}
+
+static void rv_run_help(void)
+{
+    printf(
+"usage: rivetrun [options] -n N program [args...]\n"
+"\n"
+"Starts N processes (ranks) of a Rivet (GASNet-EX) program on this host, serves\n"
+"their bootstrap (allgather, barrier), and returns the job's exit status.\n"
+"\n"
+"Options (they come before the program; everything after it is its arguments):\n"
+"  -n N, -np N, --np N   number of ranks to start (required, 1 or more)\n"
+"  --timeout SECONDS     kill the whole job when it runs longer than SECONDS\n"
+"                        (may be fractional); rivetrun then exits 124\n"
+"  --transport T         sets RIVET_TRANSPORT=T for every rank\n"
+"  -v, --verbose         report spawns, exits and cleanup on stderr; twice:\n"
+"                        also every bootstrap collective\n"
+"  --help                this text\n"
+"  --help-env            the environment variables Rivet reads, with defaults\n"
+"  --help-env --markdown the same as a Markdown table\n"
+"  --version             print the version\n"
+"  --hosts H1,H2 / --hostfile F   multi-host jobs: not supported yet\n"
+"  --                    ends the options\n"
+"\n"
+"Environment given to every rank (the rest of rivetrun's environment is inherited):\n"
+"  " RV_BOOT_ENV_FD "      number of an inherited socket to rivetrun (only this\n"
+"                     rank's; the library marks it close-on-exec and unsets this)\n"
+"  " RV_BOOT_ENV_RANK "    this rank, 0..N-1\n"
+"  " RV_BOOT_ENV_SIZE "    N\n"
+"  " RV_BOOT_ENV_SECRET "  the job secret: 32 random lowercase hex digits; the job's\n"
+"                     shared-memory objects are /dev/shm/rivet-<secret>-*\n"
+"\n"
+"Ranks inherit rivetrun's stdin, stdout and stderr: their output is not buffered or\n"
+"reordered by rivetrun.\n"
+"\n"
+"The job ends when every rank has exited. If a rank exits non-zero or is killed by\n"
+"a signal, the other ranks get SIGTERM and, %d ms later, SIGKILL. If a rank calls\n"
+"gasnet_exit(code), the others first get %d ms to exit by themselves. At the end of\n"
+"every job rivetrun removes any /dev/shm/rivet-<secret>-* objects that remain.\n"
+"\n"
+"Exit status:\n"
+"  0        every rank exited 0\n"
+"  code     a rank called gasnet_exit(code): the job ends with that code\n"
+"  S        a rank exited with status S (the first failure is reported)\n"
+"  128+sig  a rank was killed by signal sig, or rivetrun itself got SIGINT,\n"
+"           SIGTERM, SIGHUP or SIGQUIT\n"
+"  124      --timeout expired\n"
+"  127      the program could not be started (not found, not executable)\n"
+"  1        bootstrap error (e.g. ranks passed different allgather lengths)\n"
+"  2        bad command line\n"
+"\n"
+"Examples:\n"
+"  rivetrun -n 4 ./hello\n"
+"  rivetrun --timeout 60 -np 2 ./bench --iters 1000\n"
+"  rivetrun -v -n 2 env            # shows what a rank is given\n"
+"  rivetrun --help-env --markdown > env.md\n",
+        RV_RUN_GRACE_MS, RV_RUN_EXIT_WINDOW_MS);
+}
+
+static int rv_run_parse_np(const char *s, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || errno || s[0] == '-' || v == 0 || v > 65536) {
+        fprintf(stderr, "rivetrun: invalid number of ranks '%s' (expected 1..65536)\n", s);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static int rv_run_parse_timeout(const char *s, rv_run_opts_t *o)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v > 0) || v > 1e9) {
+        fprintf(stderr, "rivetrun: invalid --timeout '%s' (expected a positive number of "
+                "seconds)\n", s);
+        return -1;
+    }
+    o->timeout = v;
+    o->timeout_str = s;
+    return 0;
+}
+
+/* Returns -1 to continue, or an exit status (help, version, errors). */
+static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
+{
+    int help_env = 0, markdown = 0;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        if (strcmp(a, "--") == 0) { i++; break; }
+        if (a[0] != '-' || a[1] == '\0') break;   /* the program */
+        /* options that take a value: "-n N", "-nN", "--np=N", ... */
+#define RV_RUN_VALUE(opt)                                                                  \
+        (strcmp(a, opt) == 0 ? (i + 1 < argc ? (val = argv[++i]) : (val = NULL, a))        \
+         : (strncmp(a, opt "=", sizeof opt) == 0 ? (val = a + sizeof opt) : NULL))
+        if (RV_RUN_VALUE("-np") || RV_RUN_VALUE("--np") || RV_RUN_VALUE("-n")) {
+            if (!val) goto missing;
+            if (rv_run_parse_np(val, &o->np)) return RV_RUN_EXIT_USAGE;
+        } else if (strncmp(a, "-n", 2) == 0 && a[2] >= '0' && a[2] <= '9') {
+            if (rv_run_parse_np(a + 2, &o->np)) return RV_RUN_EXIT_USAGE;
+        } else if (RV_RUN_VALUE("--timeout")) {
+            if (!val) goto missing;
+            if (rv_run_parse_timeout(val, o)) return RV_RUN_EXIT_USAGE;
+        } else if (RV_RUN_VALUE("--transport")) {
+            if (!val) goto missing;
+            o->transport = val;
+        } else if (RV_RUN_VALUE("--hosts") || RV_RUN_VALUE("--hostfile")) {
+            fprintf(stderr, "rivetrun: %s: multi-host jobs are not supported yet (planned: ssh "
+                    "launch); rivetrun runs every rank on this host, so leave out %s\n", a, a);
+            return RV_RUN_EXIT_USAGE;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o->verbose++;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            rv_run_help();
+            return 0;
+        } else if (strcmp(a, "--help-env") == 0) {
+            help_env = 1;
+        } else if (strcmp(a, "--markdown") == 0) {
+            markdown = 1;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("rivetrun (Rivet) %d.%d.%d, GASNet-EX spec %d.%d\n", RIVET_VERSION_MAJOR,
+                   RIVET_VERSION_MINOR, RIVET_VERSION_PATCH, GEX_SPEC_VERSION_MAJOR,
+                   GEX_SPEC_VERSION_MINOR);
+            return 0;
+        } else {
+            fprintf(stderr, "rivetrun: unknown option '%s'\n", a);
+            rv_run_usage(stderr);
+            return RV_RUN_EXIT_USAGE;
+        }
+#undef RV_RUN_VALUE
+        continue;
+    missing:
+        fprintf(stderr, "rivetrun: option '%s' needs a value\n", a);
+        rv_run_usage(stderr);
+        return RV_RUN_EXIT_USAGE;
+    }
+    if (help_env) {
+        rv_config_print(stdout, markdown);
+        return fflush(stdout) == 0 ? 0 : RV_RUN_EXIT_ERROR;
+    }
+    if (markdown) {
+        fprintf(stderr, "rivetrun: --markdown only goes with --help-env\n");
+        return RV_RUN_EXIT_USAGE;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "rivetrun: no program given\n");
+        rv_run_usage(stderr);
+        return RV_RUN_EXIT_USAGE;
+    }
+    if (o->np == 0) {
+        fprintf(stderr, "rivetrun: the number of ranks is required (-n N)\n");
+        rv_run_usage(stderr);
+        return RV_RUN_EXIT_USAGE;
+    }
+    o->argv = argv + i;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    rv_run_job_t job;
+    memset(&job, 0, sizeof job);
+    job.sigfd = -1;
+    int rc = rv_run_parse(argc, argv, &job.opt);
+    if (rc >= 0) return rc;
+
+    /* With stdin/out/err closed, our sockets could land on 0-2 and be clobbered. */
+    for (int fd = 0; fd < 3; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) != fd) return RV_RUN_EXIT_ERROR;
+
+    /* Signals are read from a signalfd in the poll loop; block them before any
+     * child exists so none is lost. The children get the original mask back. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGCHLD);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    if (sigprocmask(SIG_BLOCK, &set, &job.orig_mask) != 0
+        || (job.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
+        fprintf(stderr, "rivetrun: cannot set up signal handling: %s\n", strerror(errno));
+        return RV_RUN_EXIT_ERROR;
+    }
+    signal(SIGPIPE, SIG_IGN);   /* restored to default in the children */
+
+    if (rv_boot_secret_new(job.secret) != 0) {
+        fprintf(stderr, "rivetrun: getrandom() failed for the job secret: %s\n", strerror(errno));
+        return RV_RUN_EXIT_ERROR;
+    }
+    job.rank = calloc(job.opt.np, sizeof *job.rank);
+    if (!job.rank) {
+        fprintf(stderr, "rivetrun: out of memory for %u ranks\n", (unsigned)job.opt.np);
+        return RV_RUN_EXIT_ERROR;
+    }
+    for (uint32_t r = 0; r < job.opt.np; r++) job.rank[r].fd = -1;
+    job.coll_seq = 1;
+    if (job.opt.timeout > 0)
+        job.timeout_at_ms = rv_run_now_ms() + (int64_t)(job.opt.timeout * 1000.0 + 0.5);
+    rv_run_log(&job, "job secret %s, %u rank(s) of %s", job.secret, (unsigned)job.opt.np,
+               job.opt.argv[0]);
+
+    rc = rv_run_spawn_all(&job);
+    if (rc == 0) rc = rv_run_serve(&job);
+    rv_run_reap_orphans(&job);
+    rv_run_shm_cleanup(&job);
+    rv_run_log(&job, "job done, exit status %d", rc);
+    free(job.rank);
+    close(job.sigfd);
+    return rc;
+}
