@@ -103,8 +103,11 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
 
 gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
 {
-    if (__builtin_expect(rv_am_cur_token != NULL, 0))
-        rv_fatal("%s: called inside an AM handler; handlers may only Reply", call);
+    if (__builtin_expect(rv_am_cur_token != NULL, 0)) {
+        if (!rv_am_cur_token->is_req)
+            rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
+        rv_fatal("%s: called from a Request handler; Request handlers may only Reply", call);
+    }
     return rv_tm_check_rank(call, tm, rank);
 }
 
@@ -112,6 +115,10 @@ struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
 {
     RV_CHECK_INIT(call);
     if (__builtin_expect(!tok, 0)) rv_fatal("%s: token is NULL", call);
+    /* The token lives only while its handler runs, on the thread running it. */
+    if (__builtin_expect(tok != rv_am_cur_token, 0))
+        rv_fatal("%s: the token is not that of the AM handler running on this thread; a Reply "
+                 "must be sent from inside its Request handler", call);
     if (__builtin_expect(!tok->is_req, 0))
         rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
     if (__builtin_expect(tok->replied, 0))

@@ -17,9 +17,15 @@ static void rv_where(char *buf, size_t n)
     if (rv_job.size)
         snprintf(buf, n, "rank %u on %s", rv_job.rank, rv_job.hostname);
     else {
+        /* Before init the job layout is unknown, but a rank started by rivetrun knows
+         * its rank from the environment (RV_BOOT_ENV_RANK, boot/launcher/proto.h). */
         char host[64] = "?";
         gethostname(host, sizeof host - 1);
-        snprintf(buf, n, "before gex_Client_Init, pid %d on %s", (int)getpid(), host);
+        const char *r = getenv("RIVET_BOOT_RANK");
+        if (r && r[0] && strspn(r, "0123456789") == strlen(r))
+            snprintf(buf, n, "rank %s on %s, pid %d, before gex_Client_Init", r, host, (int)getpid());
+        else
+            snprintf(buf, n, "pid %d on %s, before gex_Client_Init", (int)getpid(), host);
     }
 }
 

@@ -4,12 +4,15 @@
 #include "core/core.h"
 #include "am/am_int.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* An access region: NBI operations started inside it count here instead of in
- * the thread's set, and its root event completes when they all have. */
+ * the thread's set, and its root event completes when they all have. Its one leaf
+ * is the local completion of its GEX_EVENT_GROUP Puts (gex_Event_QueryLeaf, GEX_EC_LC). */
 typedef struct rv_region_op {
     struct rv_op op;
+    struct rv_op lc;
     rv_nbi_set_t set;
 } rv_region_op_t;
 
@@ -60,6 +63,22 @@ static int rv_region_test(struct rv_op *o)
 
 static void rv_region_release(struct rv_op *o) { free(o); }
 
+static int rv_region_lc_test(struct rv_op *o)
+{
+    rv_region_op_t *r = (rv_region_op_t *)(void *)((char *)o - offsetof(rv_region_op_t, lc));
+    return rv_nbi_idle(&r->set, GEX_EC_LC);
+}
+
+/* A synced leaf is recycled with its region. */
+static void rv_region_lc_release(struct rv_op *o) { (void)o; }
+
+static gex_Event_t rv_region_leaf(struct rv_op *o, gex_EC_t ec)
+{
+    rv_region_op_t *r = (rv_region_op_t *)o;
+    if (ec != GEX_EC_LC || rv_nbi_idle(&r->set, GEX_EC_LC)) return GEX_EVENT_INVALID;
+    return &r->lc;
+}
+
 void gex_NBI_BeginAccessRegion(gex_Flags_t flags)
 {
     RV_CHECK_INIT("gex_NBI_BeginAccessRegion");
@@ -70,7 +89,10 @@ void gex_NBI_BeginAccessRegion(gex_Flags_t flags)
     if (!r) rv_fatal("gex_NBI_BeginAccessRegion: out of memory");
     r->op.test = rv_region_test;
     r->op.release = rv_region_release;
-    r->op.leaf = NULL;
+    r->op.leaf = rv_region_leaf;
+    r->lc.test = rv_region_lc_test;
+    r->lc.release = rv_region_lc_release;
+    r->lc.leaf = NULL;
     rv_nbi_region = r;
 }
 

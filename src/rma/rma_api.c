@@ -35,6 +35,7 @@ static inline int rv_rma_lc_nbi(const char *call, gex_Event_t *lc)
     if (lc == GEX_EVENT_NOW) return RV_LC_NOW;
     if (lc == GEX_EVENT_DEFER) return RV_LC_DEFER;
     if (lc == GEX_EVENT_GROUP) return RV_LC_GROUP;
+    if (lc == NULL) rv_fatal("%s: lc_opt is NULL", call);
     rv_fatal("%s: lc_opt must be GEX_EVENT_NOW, GEX_EVENT_DEFER or GEX_EVENT_GROUP for an NBI "
              "call, not a pointer (%p)", call, (void *)lc);
 }

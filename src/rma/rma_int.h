@@ -20,6 +20,7 @@ typedef struct rv_rma_op {
     uint8_t           has_leaf;   /* PutNB given a pointer lc_opt */
     gex_Rank_t        jr;         /* target jobrank */
     char             *local;      /* put source / get destination */
+    char             *bounce;     /* malloc'd copy a deferred GEX_EVENT_NOW Put sends from */
     uintptr_t         remote;     /* address in the target's segment */
     size_t            nbytes, off, chunk;
     struct rv_rma_op *next;       /* pool or deferred-injection list */

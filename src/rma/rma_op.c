@@ -2,12 +2,37 @@
 /* rma/rma_op.c: the RMA op pool and the root/leaf event methods. */
 #include "rma/rma_int.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 /* Per-thread free lists, refilled in batches; ops freed by another thread join
- * that thread's list, which is fine: they are all alike. */
+ * that thread's list, which is fine: they are all alike. A thread that exits hands
+ * its list to the spare list, which the next empty thread takes before allocating. */
 #define RV_RMA_BATCH 64
 static _Thread_local rv_rma_op_t *rv_rma_free;
+static rv_rma_op_t *rv_rma_spare;
+static pthread_mutex_t rv_rma_spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t rv_rma_exit_key;
+static pthread_once_t rv_rma_exit_once = PTHREAD_ONCE_INIT;
+
+static void rv_rma_thread_exit(void *unused)
+{
+    (void)unused;
+    rv_rma_op_t *head = rv_rma_free, *tail = head;
+    if (!head) return;
+    while (tail->next) tail = tail->next;
+    pthread_mutex_lock(&rv_rma_spare_lock);
+    tail->next = rv_rma_spare;
+    rv_rma_spare = head;
+    pthread_mutex_unlock(&rv_rma_spare_lock);
+    rv_rma_free = NULL;
+}
+
+static void rv_rma_exit_key_create(void)
+{
+    if (pthread_key_create(&rv_rma_exit_key, rv_rma_thread_exit))
+        rv_fatal("pthread_key_create failed for the RMA operation pool");
+}
 
 static int rv_rma_root_test(struct rv_op *o)
 {
@@ -40,6 +65,14 @@ rv_rma_op_t *rv_rma_op_alloc(void)
 {
     rv_rma_op_t *op = rv_rma_free;
     if (__builtin_expect(!op, 0)) {
+        pthread_once(&rv_rma_exit_once, rv_rma_exit_key_create);
+        pthread_setspecific(rv_rma_exit_key, &rv_rma_free); /* non-NULL: run at exit */
+        pthread_mutex_lock(&rv_rma_spare_lock);
+        op = rv_rma_spare;
+        rv_rma_spare = NULL;
+        pthread_mutex_unlock(&rv_rma_spare_lock);
+    }
+    if (__builtin_expect(!op, 0)) {
         rv_rma_op_t *batch = calloc(RV_RMA_BATCH, sizeof *batch);
         if (!batch) rv_fatal("out of memory allocating RMA operations");
         for (int i = 0; i < RV_RMA_BATCH; i++) {
@@ -59,6 +92,10 @@ rv_rma_op_t *rv_rma_op_alloc(void)
 
 void rv_rma_op_free(rv_rma_op_t *op)
 {
+    if (__builtin_expect(op->bounce != NULL, 0)) {
+        free(op->bounce);
+        op->bounce = NULL;
+    }
     op->next = rv_rma_free;
     rv_rma_free = op;
 }

@@ -5,6 +5,7 @@
 #include "am/am_int.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 static inline void rv_ptr_args(gex_AM_Arg_t *a, const void *p)
@@ -22,9 +23,13 @@ static inline void *rv_args_ptr(const gex_AM_Arg_t *a)
 /* One chunk acknowledged or answered; the last one completes the operation. */
 static void rv_rma_chunk_done(rv_rma_op_t *op)
 {
+    /* Read before the count drops: once it is 0 another thread may sync an NB op and
+     * recycle it. An NBI op is only ever freed here. */
+    rv_nbi_set_t *nbi = op->nbi;
+    int ec = op->is_get ? RV_EC_GET : RV_EC_PUT;
     if (atomic_fetch_sub_explicit(&op->pending, 1, memory_order_acq_rel) != 1) return;
-    if (op->nbi) {
-        rv_nbi_done(op->nbi, op->is_get ? RV_EC_GET : RV_EC_PUT);
+    if (nbi) {
+        rv_nbi_done(nbi, ec);
         rv_rma_op_free(op);
     }
 }
@@ -109,6 +114,11 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t 
     op->nbytes = nbytes;
     op->off = 0;
     op->chunk = is_get ? rv_am_max_medium() : rv_am_max_long(jr);
+    /* Under IMMEDIATE a Put chunk must travel inside its message: a larger Long payload is
+     * copied into the mapped target segment before the send, which then waits for room, so a
+     * refused chunk would leave data behind and block (here, or in the progress hook). */
+    if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && op->chunk > rv_am_max_medium())
+        op->chunk = rv_am_max_medium();
     size_t nchunks = (nbytes + op->chunk - 1) / op->chunk;
     atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
     atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
@@ -131,11 +141,19 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t 
             return RV_RMA_NO_OP;
         }
         if (lc == RV_LC_NOW) {
-            rv_rma_inject(op, 0); /* local completion is due before return */
-        } else {
-            rv_rma_defer(op); /* under IMMEDIATE the rest goes out from progress */
-            return is_nbi ? NULL : op;
+            /* Local completion is due before return, and IMMEDIATE may not wait for room:
+             * the rest goes out from a private copy. Chunks stay aligned, so the count holds. */
+            size_t rest = op->nbytes - op->off;
+            char *copy = malloc(rest);
+            if (!copy) rv_fatal("out of memory copying the last %zu bytes of an IMMEDIATE Put", rest);
+            memcpy(copy, op->local + op->off, rest);
+            op->bounce = op->local = copy;
+            op->remote += op->off;
+            op->nbytes = rest;
+            op->off = 0;
         }
+        rv_rma_defer(op); /* under IMMEDIATE the rest goes out from progress */
+        return is_nbi ? NULL : op;
     }
     rv_rma_inject_done(op);
     return is_nbi ? NULL : op;

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench/peers/mpi_bench.c: the MPI-3 peer: the Rivet patterns with passive-target RMA
+ * (MPI_Put/MPI_Get + MPI_Win_flush) and two-sided ping-pong; same options and JSON.
+ * Built by scripts/bench.sh with each mpicc found (not by CMake). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <mpi.h>
+
+#include "../bench_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int me, np;
+static bu_opts_t o;
+static MPI_Win win;
+static char *winbase, *local, *heap;
+static size_t area;
+
+static void barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+
+/* RMA patterns: 0 put+flush each, 1 get+flush each, 2 puts then flush, 3 gets then flush. */
+static double rma(int kind, size_t size, long iters)
+{
+    double t0 = bu_now();
+    switch (kind) {
+    case 0:
+        for (long i = 0; i < iters; i++) {
+            MPI_Put(heap, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+            MPI_Win_flush(1, win);
+        }
+        break;
+    case 1:
+        for (long i = 0; i < iters; i++) {
+            MPI_Get(heap, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+            MPI_Win_flush(1, win);
+        }
+        break;
+    case 2:
+        for (long i = 0; i < iters; i++)
+            MPI_Put(heap, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+        MPI_Win_flush(1, win);
+        break;
+    default:
+        for (long i = 0; i < iters; i++)
+            MPI_Get(heap, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+        MPI_Win_flush(1, win);
+        break;
+    }
+    double t = bu_now() - t0;
+    BU_CLOBBER();
+    return t;
+}
+
+static void rma_sweep(const char *bench, const char *variant, int kind)
+{
+    if (!bu_selected(&o, bench, variant)) return;
+    int lat = kind < 2;
+    double vals[BU_MAX_TRIALS];
+    for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
+        long iters = bu_iters(&o, 20000, size, (lat ? 32.0 : 64.0) * 1024 * 1024, 4);
+        if (me == 0) rma(kind, size, iters / 4 + 1);
+        for (int t = 0; t < o.trials; t++) {
+            barrier();
+            if (me == 0) {
+                double s = rma(kind, size, iters);
+                vals[t] = lat ? 1e6 * s / (double)iters : (double)size * (double)iters / s / 1e6;
+            }
+            barrier();
+        }
+        if (me == 0) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+            bu_report(&o, bench, variant, size, lat ? "latency" : "bandwidth",
+                      lat ? "us" : "MB/s", vals, o.trials, extra);
+        }
+    }
+}
+
+/* Two-sided ping-pong of 'size' bytes; both ranks run it. */
+static double pingpong(size_t size, long iters)
+{
+    double t0 = bu_now();
+    for (long i = 0; i < iters; i++) {
+        if (me == 0) {
+            MPI_Send(local, (int)size, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+            MPI_Recv(local, (int)size, MPI_BYTE, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else if (me == 1) {
+            MPI_Recv(local, (int)size, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(local, (int)size, MPI_BYTE, 0, 2, MPI_COMM_WORLD);
+        }
+    }
+    return bu_now() - t0;
+}
+
+/* One-way flood: windows of 64 nonblocking sends, then a zero-byte acknowledgement. */
+static double flood(size_t size, long iters)
+{
+    enum { W = 64 };
+    MPI_Request rq[W];
+    double t0 = bu_now();
+    for (long i = 0; i < iters; i += W) {
+        int n = (int)(iters - i < W ? iters - i : W);
+        for (int k = 0; k < n; k++) {
+            if (me == 0) MPI_Isend(local, (int)size, MPI_BYTE, 1, 3, MPI_COMM_WORLD, &rq[k]);
+            else MPI_Irecv(local, (int)size, MPI_BYTE, 0, 3, MPI_COMM_WORLD, &rq[k]);
+        }
+        MPI_Waitall(n, rq, MPI_STATUSES_IGNORE);
+    }
+    if (me == 0) MPI_Recv(NULL, 0, MPI_BYTE, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else MPI_Send(NULL, 0, MPI_BYTE, 0, 4, MPI_COMM_WORLD);
+    return bu_now() - t0;
+}
+
+static void twosided(const char *bench, int is_flood, size_t limit)
+{
+    if (!bu_selected(&o, bench, NULL)) return;
+    MPI_Comm pair;
+    MPI_Comm_split(MPI_COMM_WORLD, me < 2, me, &pair);
+    double lat[BU_MAX_TRIALS], bw[BU_MAX_TRIALS], rate[BU_MAX_TRIALS];
+    for (size_t size = 0; size <= limit; size = size ? 2 * size : o.min_size) {
+        long iters = bu_iters(&o, 20000, size, (is_flood ? 32.0 : 16.0) * 1024 * 1024, 8);
+        if (me < 2) { if (is_flood) flood(size, iters / 4 + 1); else pingpong(size, iters / 4 + 1); }
+        for (int t = 0; t < o.trials; t++) {
+            barrier();
+            if (me < 2) {
+                double s = is_flood ? flood(size, iters) : pingpong(size, iters);
+                lat[t] = 1e6 * s / (double)iters;
+                bw[t] = (double)size * (double)iters / s / 1e6;
+                rate[t] = (double)iters / s / 1e6;
+            }
+            barrier();
+        }
+        if (me == 0) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+            const char *v = is_flood ? "isend_irecv" : "send_recv";
+            if (!is_flood) {
+                bu_report(&o, bench, v, size, "latency", "us", lat, o.trials, extra);
+                if (size == 0) bu_report(&o, "am_short_rtt", v, 0, "latency", "us", lat, o.trials, extra);
+            } else {
+                if (size) bu_report(&o, bench, v, size, "bandwidth", "MB/s", bw, o.trials, extra);
+                bu_report(&o, bench, v, size, "rate", "Mmsg/s", rate, o.trials, extra);
+            }
+        }
+    }
+    MPI_Comm_free(&pair);
+}
+
+/* Injection overhead of MPI_Put with the flush outside the timed region. */
+static void inject(void)
+{
+    if (!bu_selected(&o, "inject_overhead", "put")) return;
+    static const size_t sizes[] = { 8, 4096, 65536, 1048576 };
+    double vals[BU_MAX_TRIALS];
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t size = sizes[si];
+        if (size < o.min_size || size > o.max_size) continue;
+        for (long depth = 1; depth <= 256; depth *= 2) {
+            long reps = bu_iters(&o, 200, (size_t)depth * size, 64.0 * 1024 * 1024, 2);
+            for (int t = -1; t < o.trials; t++) {
+                double sum = 0;
+                for (long r = 0; r < reps; r++) {
+                    barrier();
+                    if (me == 0) {
+                        double t0 = bu_now();
+                        for (long i = 0; i < depth; i++)
+                            MPI_Put(local, (int)size, MPI_BYTE, 1, 0, (int)size, MPI_BYTE, win);
+                        sum += bu_now() - t0;
+                        MPI_Win_flush(1, win);
+                    }
+                    barrier();
+                }
+                if (t >= 0) vals[t] = 1e6 * sum / (double)reps / (double)depth;
+            }
+            if (me == 0) {
+                char extra[80];
+                snprintf(extra, sizeof extra, "\"depth\":%ld,\"iters\":%ld", depth, reps);
+                bu_report(&o, "inject_overhead", "put", size, "overhead", "us", vals, o.trials,
+                          extra);
+            }
+        }
+    }
+}
+
+static void barrier_bench(void)
+{
+    if (!bu_selected(&o, "barrier", NULL)) return;
+    double vals[BU_MAX_TRIALS];
+    long iters = bu_iters(&o, 20000, 0, 0, 10);
+    for (long i = 0; i < iters / 4 + 1; i++) barrier();
+    for (int t = 0; t < o.trials; t++) {
+        barrier();
+        double t0 = bu_now();
+        for (long i = 0; i < iters; i++) MPI_Barrier(MPI_COMM_WORLD);
+        vals[t] = 1e6 * (bu_now() - t0) / (double)iters;
+    }
+    if (me == 0) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+        bu_report(&o, "barrier", NULL, 0, "latency", "us", vals, o.trials, extra);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    if (bu_parse_args(&o, argc, argv, "mpi", NULL)) MPI_Abort(MPI_COMM_WORLD, 2);
+    o.ranks = np;
+    if (np < 2) {
+        if (me == 0) fprintf(stderr, "mpi_bench: needs at least 2 ranks\n");
+        MPI_Finalize();
+        return 0;
+    }
+    area = o.max_size < 4096 ? 4096 : o.max_size;
+    MPI_Win_allocate((MPI_Aint)(2 * area), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &winbase, &win);
+    memset(winbase, 1, 2 * area);
+    local = winbase + area;
+    heap = bu_alloc(area);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+    barrier();
+    rma_sweep("put_latency", "blocking", 0);
+    rma_sweep("get_latency", "blocking", 1);
+    rma_sweep("put_bw", "nbi", 2);
+    rma_sweep("get_bw", "nbi", 3);
+    inject();
+    size_t twosided_max = o.max_size < (64 << 10) ? o.max_size : (64 << 10);
+    twosided("am_medium_rtt", 0, twosided_max);
+    twosided("am_medium_flood", 1, twosided_max);
+    barrier_bench();
+    MPI_Win_unlock_all(win);
+    barrier();
+    MPI_Win_free(&win);
+    free(heap);
+    MPI_Finalize();
+    return 0;
+}

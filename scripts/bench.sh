@@ -1,0 +1,295 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# scripts/bench.sh: runs the benchmark suite (Rivet, limits, MPI/OpenSHMEM/UCX peers, interleaved)
+# and writes build/bench/{results.json,report.md,*.png}. `make bench` / `make bench-smoke`.
+set -u
+
+usage() {
+    cat <<'EOF'
+usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
+                        [--no-peers] [--no-build] [--no-install] [--np N]
+  --smoke        tiny sizes and iterations, Rivet + limits only (< 1 minute, for CI)
+  --build-dir    CMake build directory (default: build, configured Release if missing)
+  --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 3 (smoke 1)
+  --trials N     timed trials per program run; default 3 (smoke 2)
+  --no-peers     skip MPI, OpenSHMEM and UCX
+  --no-build     do not build (the bench targets must exist)
+  --no-install   never call apt-get, only print what is missing
+  --np N         ranks per job (default 2)
+Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300).
+Output: <build-dir>/bench/results.json (one JSON object per line), report.md, *.png,
+        runs.tsv (every program run with its exit status), logs/.
+EOF
+}
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$ROOT/build
+SMOKE=0; ROUNDS=; TRIALS=; PEERS=1; DOBUILD=1; INSTALL=1; NP=2
+while [ $# -gt 0 ]; do
+    case $1 in
+        --smoke) SMOKE=1 ;;
+        --build-dir) BUILD=$(cd "$2" 2>/dev/null && pwd || echo "$2"); shift ;;
+        --rounds) ROUNDS=$2; shift ;;
+        --trials) TRIALS=$2; shift ;;
+        --no-peers) PEERS=0 ;;
+        --no-build) DOBUILD=0 ;;
+        --no-install) INSTALL=0 ;;
+        --np) NP=$2; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    esac
+    shift
+done
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+if [ "$SMOKE" = 1 ]; then
+    PEERS=0; : "${ROUNDS:=1}"; : "${TRIALS:=2}"
+    COMMON=(--json --smoke --trials "$TRIALS")
+else
+    : "${ROUNDS:=3}"; : "${TRIALS:=3}"
+    COMMON=(--json --trials "$TRIALS")
+fi
+TIMEOUT=${RIVET_BENCH_TIMEOUT:-300}
+OUT=$BUILD/bench
+PEERDIR=$OUT/peers
+LOGS=$OUT/logs
+RESULTS=$OUT/results.json
+RUNS=$OUT/runs.tsv
+PEERS_TSV=$OUT/peers.tsv
+T_START=$(date +%s)
+
+log() { printf '[bench %3ds] %s\n' "$(( $(date +%s) - T_START ))" "$*" >&2; }
+
+# ---- dependencies ------------------------------------------------------------------------
+# Debian packages for what the full suite compares against; installed when we are root.
+need_pkgs=()
+if [ "$PEERS" = 1 ]; then
+    command -v mpicc.openmpi >/dev/null || need_pkgs+=(libopenmpi-dev openmpi-bin)
+    command -v mpicc.mpich   >/dev/null || need_pkgs+=(libmpich-dev mpich)
+    command -v ucx_perftest  >/dev/null || need_pkgs+=(ucx-utils)
+fi
+have_mpl() { "$1" -c 'import matplotlib' >/dev/null 2>&1; }
+PY=
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && have_mpl "$p"; then PY=$p; break; fi
+done
+if [ -z "$PY" ] && [ "$SMOKE" = 0 ]; then need_pkgs+=(python3-matplotlib); fi
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+    cmd="apt-get install -y --no-install-recommends ${need_pkgs[*]}"
+    if [ "$INSTALL" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        log "installing: ${need_pkgs[*]}"
+        { apt-get update && DEBIAN_FRONTEND=noninteractive $cmd; } >"${TMPDIR:-/tmp}/rivet-bench-apt.log" 2>&1 \
+            || log "apt-get failed (see ${TMPDIR:-/tmp}/rivet-bench-apt.log); continuing without"
+    else
+        log "missing packages; to install them: sudo apt-get update && sudo $cmd"
+    fi
+fi
+if [ -z "$PY" ]; then
+    for p in python3 /usr/bin/python3; do
+        if command -v "$p" >/dev/null 2>&1 && have_mpl "$p"; then PY=$p; break; fi
+    done
+fi
+[ -n "$PY" ] || PY=$(command -v python3 || command -v /usr/bin/python3 || true)
+
+# ---- build -------------------------------------------------------------------------------
+if [ "$DOBUILD" = 1 ]; then
+    if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+        log "configuring $BUILD (Release)"
+        gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+        cmake -S "$ROOT" -B "$BUILD" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release >/dev/null || exit 1
+    fi
+    log "building the bench targets"
+    cmake --build "$BUILD" --target bench_programs >"${TMPDIR:-/tmp}/rivet-bench-build.log" 2>&1 || {
+        cat "${TMPDIR:-/tmp}/rivet-bench-build.log" >&2; log "build failed"; exit 1; }
+fi
+RIVETRUN=$BUILD/bin/rivetrun
+BIN=$BUILD/bench
+for b in bench_rma bench_am bench_inject bench_barrier bench_limits; do
+    [ -x "$BIN/$b" ] || { log "missing $BIN/$b (build the bench_programs target)"; exit 1; }
+done
+[ -x "$RIVETRUN" ] || { log "missing $RIVETRUN"; exit 1; }
+
+mkdir -p "$OUT" "$LOGS" "$PEERDIR"
+: >"$RESULTS"
+printf 'system\tgroup\tround\tstatus\tnote\n' >"$RUNS"
+printf 'system\tstatus\treason\n' >"$PEERS_TSV"
+
+# ---- peers: build each one that is present -----------------------------------------------
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+declare -A PEER_CMD=()
+peer_status() { printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$PEERS_TSV"; log "peer $1: $2${3:+ ($3)}"; }
+build_peer() { # system compiler source output
+    local sys=$1 cc=$2 src=$3 exe=$4
+    if ! command -v "$cc" >/dev/null; then peer_status "$sys" skipped "$cc not found"; return 1; fi
+    # peers are not our code's warnings policy: MPICH's headers trip gcc's -Wstringop-overflow
+    if ! "$cc" -std=c11 -O2 -D_GNU_SOURCE "$src" "$ROOT/bench/bench_util.c" -o "$exe" \
+            >"$LOGS/build-$sys.log" 2>&1; then
+        peer_status "$sys" skipped "build with $cc failed (logs/build-$sys.log)"; return 1
+    fi
+    return 0
+}
+if [ "$PEERS" = 1 ]; then
+    if build_peer mpi-openmpi mpicc.openmpi "$ROOT/bench/peers/mpi_bench.c" "$PEERDIR/mpi_bench.openmpi"; then
+        if command -v mpirun.openmpi >/dev/null; then
+            PEER_CMD[mpi-openmpi]="mpirun.openmpi --oversubscribe --bind-to none -np $NP $PEERDIR/mpi_bench.openmpi"
+            peer_status mpi-openmpi built "osc/pml as Debian configures them (osc sm for MPI_Win_allocate on one host)"
+            # Debian's Open MPI uses UCX only when asked, and pml ucx needs any device allowed
+            PEER_CMD[mpi-openmpi+ucx]="mpirun.openmpi --oversubscribe --bind-to none --mca pml ucx --mca osc ucx --mca pml_ucx_tls any --mca pml_ucx_devices any -np $NP $PEERDIR/mpi_bench.openmpi"
+            peer_status "mpi-openmpi [config ucx]" built "--mca pml ucx --mca osc ucx (pml_ucx_tls/devices any)"
+        else peer_status mpi-openmpi skipped "mpirun.openmpi not found"; fi
+    fi
+    if build_peer mpi-mpich mpicc.mpich "$ROOT/bench/peers/mpi_bench.c" "$PEERDIR/mpi_bench.mpich"; then
+        if command -v mpirun.mpich >/dev/null; then
+            PEER_CMD[mpi-mpich]="mpirun.mpich -n $NP $PEERDIR/mpi_bench.mpich"
+            peer_status mpi-mpich built ""
+        else peer_status mpi-mpich skipped "mpirun.mpich not found"; fi
+    fi
+    if build_peer oshmem oshcc "$ROOT/bench/peers/shmem_bench.c" "$PEERDIR/shmem_bench"; then
+        if command -v oshrun >/dev/null; then
+            PEER_CMD[oshmem]="oshrun --oversubscribe --bind-to none -np $NP $PEERDIR/shmem_bench"
+            peer_status oshmem built "Open MPI's OpenSHMEM (oshcc/oshrun)"
+        else peer_status oshmem skipped "oshrun not found"; fi
+    fi
+    if command -v ucx_perftest >/dev/null; then
+        PEER_CMD[ucx]=ucx_perftest
+        peer_status ucx built "ucx_perftest, UCX_TLS=sm,self"
+    else peer_status ucx skipped "ucx_perftest not found (Debian ucx-utils)"; fi
+fi
+
+# ---- running -----------------------------------------------------------------------------
+# run SYSTEM GROUP ROUND NOTE cmd...: keeps every JSON line of stdout (also from a run that
+# crashed afterwards: what was printed before the crash is valid) and records the status.
+run() {
+    local sys=$1 group=$2 round=$3 note=$4; shift 4
+    local logf="$LOGS/$sys-$group-r$round.log" outf="$LOGS/$sys-$group-r$round.out"
+    timeout --kill-after=5 "$TIMEOUT" "$@" >"$outf" 2>"$logf"
+    local rc=$?
+    grep '^{' "$outf" >>"$RESULTS"
+    local n; n=$(grep -c '^{' "$outf")
+    local status=ok
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status="timeout after ${TIMEOUT}s"
+    elif [ $rc -ne 0 ]; then status="exit $rc"; fi
+    if [ "$status" != ok ]; then
+        local why; why=$(grep -m1 -iE 'fatal|error|signal|segmentation|abort' "$logf" | cut -c1-160 | tr '\t' ' ')
+        [ "$sys" = oshmem ] && grep -q 'results complete' "$logf" &&
+            why="crashed after printing its results (Debian oshmem crashes in shmem_finalize); ${why}"
+        note="${note:+$note; }$n results kept; ${why}"
+        log "$sys $group round $round: $status ($note)"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\n' "$sys" "$group" "$round" "$status" "$note" >>"$RUNS"
+}
+
+rivet() { # group round program args...
+    local group=$1 round=$2; shift 2
+    run rivet-shm "$group" "$round" "" "$RIVETRUN" --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" \
+        --system rivet-shm "${COMMON[@]}" "${@:2}"
+}
+# The reference RMA (every put/get over AM, RIVET_RMA=ref) next to the direct path, as the
+# design asks: labelled config "ref".
+rivet_ref() { # group round program args...
+    local group=$1 round=$2; shift 2
+    run rivet-shm "$group-ref" "$round" "RIVET_RMA=ref" env RIVET_RMA=ref "$RIVETRUN" \
+        --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" --system rivet-shm --config ref "${COMMON[@]}" "${@:2}"
+}
+limits() { # group round args...
+    local group=$1 round=$2; shift 2
+    run limit "$group" "$round" "" "$BIN/bench_limits" --system limit "${COMMON[@]}" "$@"
+}
+mpi_peers() { # group round args...
+    local group=$1 round=$2; shift 2
+    local s
+    for s in mpi-openmpi mpi-openmpi+ucx mpi-mpich; do
+        [ -n "${PEER_CMD[$s]:-}" ] || continue
+        local sys=${s%+*} cfg=()
+        [ "$s" != "$sys" ] && cfg=(--config "${s#*+}")
+        # shellcheck disable=SC2086
+        run "$s" "$group" "$round" "" ${PEER_CMD[$s]} --system "$sys" "${cfg[@]}" "${COMMON[@]}" "$@"
+    done
+    if [ -n "${PEER_CMD[oshmem]:-}" ] && [ "$group" != inject ]; then
+        # shellcheck disable=SC2086
+        run oshmem "$group" "$round" "" ${PEER_CMD[oshmem]} --system oshmem "${COMMON[@]}" "$@"
+    fi
+}
+
+UCX_PORT=$(( 20000 + $$ % 20000 ))
+# ucx_one TEST SIZE ITERS BENCH VARIANT FACTOR KIND(lat|bw) ROUND: one server+client pair.
+ucx_one() {
+    local t=$1 s=$2 n=$3 bench=$4 variant=$5 factor=$6 kind=$7 round=$8
+    UCX_PORT=$((UCX_PORT + 1))
+    local logf="$LOGS/ucx-$t-$s-r$round.log"
+    UCX_TLS=sm,self timeout 60 ucx_perftest -p "$UCX_PORT" >"$logf.server" 2>&1 &
+    local spid=$!
+    sleep 0.3
+    UCX_TLS=sm,self timeout 60 ucx_perftest 127.0.0.1 -p "$UCX_PORT" -t "$t" -s "$s" -n "$n" \
+        -w $((n / 10 + 1)) >"$logf" 2>&1
+    local rc=$?
+    kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+    # Final: iters  lat50 lat_avg lat_overall  bw_avg bw_overall  mr_avg mr_overall
+    local line; line=$(grep -m1 '^Final:' "$logf")
+    if [ -z "$line" ]; then
+        local why; why=$(grep -m1 -iE 'error|fail' "$logf" | cut -c1-160 | tr '\t' ' ')
+        printf 'ucx\t%s\t%s\texit %s\t%s\n' "$t-$s" "$round" "$rc" "no result; $why" >>"$RUNS"
+        return
+    fi
+    echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 '{
+        val = (k == "lat") ? $5 * f : $7 * 1.048576 * f;   # perftest MB/s are MiB/s
+        unit = (k == "lat") ? "us" : "MB/s"; metric = (k == "lat") ? "latency" : "bandwidth";
+        printf "{\"benchmark\":\"%s\",\"system\":\"ucx\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g]}\n",
+               b, np, s, metric, val, unit, v, val, val, val, val, $2, val }' >>"$RESULTS"
+    printf 'ucx\t%s\t%s\tok\t\n' "$t-$s" "$round" >>"$RUNS"
+}
+ucx_peer() { # group round
+    [ -n "${PEER_CMD[ucx]:-}" ] || return 0
+    local group=$1 round=$2 s n
+    for s in 8 4096 65536 1048576; do
+        n=$(( s <= 8 ? 20000 : (s <= 4096 ? 10000 : (s <= 65536 ? 2000 : 200)) ))
+        case $group in
+            lat) ucx_one ucp_put_lat "$s" "$n" put_latency pingpong_half_rtt 1 lat "$round" ;;
+            bw)  ucx_one ucp_put_bw "$s" "$n" put_bw ucp_put_bw 1 bw "$round"
+                 ucx_one ucp_get "$s" "$n" get_bw ucp_get 1 bw "$round" ;;
+            am)  [ "$s" -le 65536 ] && ucx_one ucp_am_lat "$s" "$n" am_medium_rtt ucp_am_lat_x2 2 lat "$round" ;;
+        esac
+    done
+}
+
+SIZES=()
+[ "$SMOKE" = 1 ] || SIZES=(--max-size 4M)
+for ((r = 1; r <= ROUNDS; r++)); do
+    log "round $r/$ROUNDS: latency"
+    rivet lat "$r" bench_rma --only put_latency,get_latency "${SIZES[@]}"
+    [ "$SMOKE" = 1 ] || rivet_ref lat "$r" bench_rma --only put_latency:blocking,get_latency:blocking "${SIZES[@]}"
+    limits lat "$r" --only limit_cacheline_rtt
+    [ "$PEERS" = 1 ] && { mpi_peers lat "$r" --only put_latency,get_latency "${SIZES[@]}"; ucx_peer lat "$r"; }
+
+    log "round $r/$ROUNDS: bandwidth"
+    rivet bw "$r" bench_rma --only put_bw,get_bw "${SIZES[@]}"
+    [ "$SMOKE" = 1 ] || rivet_ref bw "$r" bench_rma --only put_bw:nbi_bulk,put_bw:nbi,get_bw:nbi "${SIZES[@]}"
+    limits bw "$r" --only limit_memcpy_bw "${SIZES[@]}"
+    [ "$PEERS" = 1 ] && { mpi_peers bw "$r" --only put_bw,get_bw "${SIZES[@]}"; ucx_peer bw "$r"; }
+
+    log "round $r/$ROUNDS: active messages"
+    rivet am "$r" bench_am
+    limits am "$r" --only limit_cacheline_rtt
+    [ "$PEERS" = 1 ] && { mpi_peers am "$r" --only am_short_rtt,am_medium_rtt,am_medium_flood; ucx_peer am "$r"; }
+
+    log "round $r/$ROUNDS: injection overhead"
+    rivet inject "$r" bench_inject
+    [ "$PEERS" = 1 ] && mpi_peers inject "$r" --only inject_overhead
+
+    log "round $r/$ROUNDS: barrier"
+    rivet barrier "$r" bench_barrier --max-size 64K
+    [ "$PEERS" = 1 ] && mpi_peers barrier "$r" --only barrier
+done
+
+log "$(wc -l <"$RESULTS") measurements in $RESULTS"
+if [ -n "$PY" ]; then
+    "$PY" "$ROOT/scripts/bench_report.py" --out "$OUT" --rounds "$ROUNDS" \
+        $([ "$SMOKE" = 1 ] && echo --smoke) || { log "report generation failed"; exit 1; }
+    log "report: $OUT/report.md"
+else
+    log "no python3: results only, no report"
+fi
+# The suite reports; it fails only when Rivet itself did not run cleanly.
+if grep -P '^rivet-shm\t' "$RUNS" | cut -f4 | grep -qv '^ok$'; then
+    log "some Rivet runs failed (see $RUNS)"; exit 1
+fi
+exit 0

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/shm/shm.c: the shared-memory transport: descriptor, queue set-up, send and poll.
+ * Every rank owns one queue object holding a request ring and a reply ring per sender;
+ * see shm_ring.h for the ring protocol and README.md for the design. */
+#include "transport/shm/shm_int.h"
+#include "core/core.h"
+#include "boot/boot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
+#define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
+
+void rv_shm_name(char *buf, size_t len, const char *secret, char kind, uint32_t rank)
+{
+    snprintf(buf, len, "/rivet-%s-%c%u", secret, kind, rank);
+}
+
+void *rv_shm_create(const char *name, size_t len, int populate)
+{
+    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) {
+        rv_warn("shm: shm_open(%s) failed: %s", name, strerror(errno));
+        return NULL;
+    }
+    if (ftruncate(fd, (off_t)len) != 0) {
+        rv_warn("shm: sizing %s to %zu bytes failed: %s", name, len, strerror(errno));
+        close(fd);
+        shm_unlink(name);
+        return NULL;
+    }
+    int fl = MAP_SHARED | MAP_NORESERVE | (populate ? MAP_POPULATE : 0);
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, fl, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        rv_warn("shm: mapping %s (%zu bytes) failed: %s", name, len, strerror(errno));
+        shm_unlink(name);
+        return NULL;
+    }
+    return p;
+}
+
+void *rv_shm_attach(const char *name, size_t len)
+{
+    int fd = shm_open(name, O_RDWR, 0);
+    if (fd < 0) {
+        rv_warn("shm: opening peer object %s failed: %s", name, strerror(errno));
+        return NULL;
+    }
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+    close(fd);
+    if (p == MAP_FAILED) {
+        rv_warn("shm: mapping peer object %s (%zu bytes) failed: %s", name, len, strerror(errno));
+        return NULL;
+    }
+    return p;
+}
+
+int rv_shm_all_ok(int ok)
+{
+    uint32_t size = rv_job.size;
+    uint8_t *all = calloc(size, 1);
+    uint8_t mine = (uint8_t)(ok != 0);
+    int res = all && rv_boot_allgather(&mine, 1, all) == 0;
+    for (uint32_t r = 0; res && r < size; r++)
+        if (!all[r]) res = 0;
+    free(all);
+    return res;
+}
+
+static size_t rv_shm_pow2(size_t v)
+{
+    size_t p = RV_SHM_MIN_RING;
+    while (p < v) p <<= 1;
+    return p;
+}
+
+/* Segments live in /dev/shm: a rank's share of its free space bounds one segment,
+ * since touching a page beyond it would kill the process with SIGBUS. */
+static uintptr_t rv_shm_seg_limit(const rv_job_t *job)
+{
+    struct statvfs v;
+    if (statvfs("/dev/shm", &v) != 0) return 0;
+    uintptr_t avail = (uintptr_t)v.f_bavail * v.f_frsize / job->host_size;
+    return avail & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+}
+
+/* Every rank of the job must share this host's memory. */
+static int rv_shm_probe(const rv_job_t *job)
+{
+    return job->nbrhd_size == job->size ? 0 : -1;
+}
+
+static void rv_shm_close(void *priv)
+{
+    rv_shm_t *s = priv;
+    rv_shm_seg_close(s);
+    if (s->qmap) {
+        for (uint32_t r = 0; r < s->size; r++)
+            if (s->qmap[r]) munmap(s->qmap[r], s->qlen);
+    }
+    free(s->qmap);
+    free(s->out);
+    free(s->in);
+    free(s->ihead);
+    s->qmap = NULL;
+    s->out = s->in = NULL;
+    s->ihead = NULL;
+}
+
+/* Collective: creates my queue, maps everyone's, then unlinks mine so nothing
+ * is left in /dev/shm whatever happens later. */
+static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
+{
+    rv_shm_t *s = priv;
+    s->me = job->rank;
+    s->size = job->size;
+    s->secret = job->secret;
+    s->cap = rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE);
+    s->stride = RV_SHM_RING_BYTES(s->cap);
+    s->qlen = (size_t)s->size * 2 * s->stride;
+    s->qmap = calloc(s->size, sizeof *s->qmap);
+    s->out = calloc((size_t)s->size * 2, sizeof *s->out);
+    s->in = calloc((size_t)s->size * 2, sizeof *s->in);
+    s->ihead = calloc((size_t)s->size * 2, sizeof *s->ihead);
+    s->segs = calloc(s->size, sizeof *s->segs);
+    s->seglen = calloc(s->size, sizeof *s->seglen);
+    int ok = s->qmap && s->out && s->in && s->ihead && s->segs && s->seglen;
+
+    char name[96];
+    rv_shm_name(name, sizeof name, s->secret, 'q', s->me);
+    if (ok) ok = (s->qmap[s->me] = rv_shm_create(name, s->qlen, 1)) != NULL;
+    if (!rv_shm_all_ok(ok)) goto fail;
+    for (uint32_t r = 0; r < s->size && ok; r++) {
+        if (r == s->me) continue;
+        char peer[96];
+        rv_shm_name(peer, sizeof peer, s->secret, 'q', r);
+        ok = (s->qmap[r] = rv_shm_attach(peer, s->qlen)) != NULL;
+    }
+    if (!rv_shm_all_ok(ok)) goto fail;
+    shm_unlink(name);
+
+    for (uint32_t r = 0; r < s->size; r++) {
+        for (unsigned c = 0; c < 2; c++) {
+            /* ring (sender, chan) of receiver q is at (sender * 2 + chan) * stride */
+            size_t mine_in_r = ((size_t)s->me * 2 + c) * s->stride;
+            size_t r_in_mine = ((size_t)r * 2 + c) * s->stride;
+            s->out[r * 2 + c] = (rv_shm_ring_t *)(void *)((char *)s->qmap[r] + mine_in_r);
+            s->in[r * 2 + c] = (rv_shm_ring_t *)(void *)((char *)s->qmap[s->me] + r_in_mine);
+        }
+    }
+    lim->max_msg = rv_shm_ring_max_msg(s->cap);
+    lim->max_seg_local = rv_shm_seg_limit(job);
+    rv_verbose(1, "shm: %u rings of %zu bytes per rank (%zu bytes mapped per queue)",
+               s->size * 2, s->cap, s->qlen);
+    return 0;
+fail:
+    shm_unlink(name);
+    rv_shm_close(s);
+    return -1;
+}
+
+static int rv_shm_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                       const void *payload, size_t paylen)
+{
+    rv_shm_t *s = priv;
+    return rv_shm_ring_push(s->out[peer * 2 + chan], s->cap, hdr, hdrlen, payload, paylen)
+               ? RV_TP_AGAIN : 0;
+}
+
+/* Drains one ring: messages are handled in place, then their space is released. */
+static int rv_shm_drain(rv_shm_t *s, uint32_t src, unsigned chan)
+{
+    rv_shm_ring_t *r = s->in[src * 2 + chan];
+    if (!rv_shm_ring_ready(r, s->cap) || !rv_shm_trylock(&r->clock)) return 0;
+    uint64_t *head = &s->ihead[src * 2 + chan];
+    int n = 0;
+    size_t len;
+    void *msg;
+    while (n < RV_SHM_POLL_BUDGET && (msg = rv_shm_ring_next(r, s->cap, head, &len)) != NULL) {
+        rv_am_deliver(src, chan, msg, len);
+        rv_shm_ring_release(r, head, len);
+        n++;
+    }
+    rv_shm_unlock(&r->clock);
+    return n;
+}
+
+static int rv_shm_poll(void *priv, unsigned chan_mask)
+{
+    rv_shm_t *s = priv;
+    int n = 0;
+    /* replies first: they complete operations and free the senders' resources */
+    if (chan_mask & RV_CHAN_MASK(RV_CHAN_REP))
+        for (uint32_t r = 0; r < s->size; r++) n += rv_shm_drain(s, r, RV_CHAN_REP);
+    if (chan_mask & RV_CHAN_MASK(RV_CHAN_REQ))
+        for (uint32_t r = 0; r < s->size; r++) n += rv_shm_drain(s, r, RV_CHAN_REQ);
+    return n;
+}
+
+static const rv_tp_ops_t rv_shm_ops = {
+    .size = sizeof(rv_tp_ops_t),
+    .send = rv_shm_send,
+    .poll = rv_shm_poll,
+};
+
+const rv_tp_desc_t rv_tp_shm_desc = {
+    .size = sizeof(rv_tp_desc_t),
+    .name = "shm",
+    .abi = RV_TP_ABI,
+    .priority = 100,
+    .priv_size = sizeof(rv_shm_t),
+    .probe = rv_shm_probe,
+    .open = rv_shm_open,
+    .seg_attach = rv_shm_seg_attach,
+    .close = rv_shm_close,
+    .ops = &rv_shm_ops,
+};

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/shm/shm_int.h: the shm transport's private state and its shared-object helpers. */
+#ifndef RV_SHM_INT_H
+#define RV_SHM_INT_H
+
+#include "transport/transport.h"
+#include "transport/shm/shm_ring.h"
+
+/* Per-process state (allocated zeroed by the core, priv_size bytes). */
+typedef struct rv_shm {
+    uint32_t        me, size;
+    size_t          cap;     /* data bytes per ring (power of two) */
+    size_t          stride;  /* bytes per ring including its control lines */
+    size_t          qlen;    /* bytes of one queue object: size * 2 rings */
+    void          **qmap;    /* [size] every rank's queue object, mapped here */
+    rv_shm_ring_t **out;     /* [size * 2] my rings in each receiver's queue */
+    rv_shm_ring_t **in;      /* [size * 2] the rings of my queue, per sender */
+    uint64_t       *ihead;   /* [size * 2] consumer heads of my rings */
+    void          **segs;    /* [size] peers' segments mapped here (munmap at close) */
+    uintptr_t      *seglen;  /* [size] */
+    const char     *secret;
+} rv_shm_t;
+
+/* "/rivet-<secret>-<kind><rank>", the name of one shared object of this job. */
+void rv_shm_name(char *buf, size_t len, const char *secret, char kind, uint32_t rank);
+
+/* Creates (exclusively, mode 0600) and maps an object of len bytes. NULL on failure
+ * (reason printed). */
+void *rv_shm_create(const char *name, size_t len, int populate);
+
+/* Maps an existing object of len bytes. NULL on failure (reason printed). */
+void *rv_shm_attach(const char *name, size_t len);
+
+/* Agrees across the job whether every rank succeeded (ok = 1). A bootstrap
+ * allgather: also a barrier. Returns 1 if all did. */
+int rv_shm_all_ok(int ok);
+
+int  rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
+void rv_shm_seg_close(rv_shm_t *s);
+
+#endif /* RV_SHM_INT_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/shm/shm_ring.h: the single-consumer byte ring that carries AMs between two
+ * processes of a host: layout, push (producer) and next/release (consumer).
+ *
+ * The ring lives in the receiver's shared queue object. Records are packed back to
+ * back, each an 8-byte word followed by the message padded to 8 bytes:
+ *   word = len << 1 | 1   a message of len bytes follows
+ *   word = RV_SHM_WRAP    nothing more until the end of the data: continue at 0
+ *   word = 0              empty: the producer has not written here yet
+ * The consumer spins on the word at its head, so an arriving message costs it one
+ * cache line. The producer keeps that protocol valid by zeroing the word after
+ * each record before it publishes the record (release store of its word), so the
+ * consumer never mistakes data of an earlier lap for a record. Space is freed by
+ * the consumer advancing 'head' once a message has been handled in place.
+ * Producers of one process serialize on 'plock'; consumers on 'clock' (trylock). */
+#ifndef RV_SHM_RING_H
+#define RV_SHM_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RV_SHM_WRAP ((uint64_t)2)
+
+typedef struct rv_shm_ring {
+    /* producer's line: touched only by the sending process */
+    _Alignas(64) uint64_t tail; /* bytes ever produced */
+    uint64_t head_seen;         /* the consumer's head when last read */
+    uint32_t plock;
+    /* consumer's line */
+    _Alignas(64) uint64_t head; /* bytes ever consumed (published with release) */
+    uint32_t clock;
+    _Alignas(64) unsigned char data[]; /* 'cap' bytes, cap a power of two */
+} rv_shm_ring_t;
+
+#define RV_SHM_RING_BYTES(cap) (sizeof(rv_shm_ring_t) + (size_t)(cap))
+
+static inline size_t rv_shm_pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+static inline uint64_t *rv_shm_word(rv_shm_ring_t *r, uint64_t mask, uint64_t pos) {
+    return (uint64_t *)(void *)(r->data + (pos & mask));
+}
+
+static inline void rv_shm_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static inline void rv_shm_lock(uint32_t *l)
+{
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED)) rv_shm_cpu_relax();
+}
+static inline int rv_shm_trylock(uint32_t *l)
+{
+    return __atomic_load_n(l, __ATOMIC_RELAXED) == 0 &&
+           __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0;
+}
+static inline void rv_shm_unlock(uint32_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+/* Largest message a ring of 'cap' bytes always accepts once drained: a wrap may
+ * waste up to one record, and one word stays zeroed ahead of the tail. */
+static inline size_t rv_shm_ring_max_msg(size_t cap) { return cap / 2 - 16; }
+
+/* Appends hdr then payload as one message. Returns 0, or 1 if it does not fit now. */
+static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl,
+                                   const void *pl, size_t pn)
+{
+    const uint64_t mask = cap - 1;
+    size_t len = hl + pn;
+    size_t need = 8 + rv_shm_pad8(len);
+    rv_shm_lock(&r->plock);
+    uint64_t tail = r->tail;
+    uint64_t pos = tail & mask;
+    size_t to_end = cap - pos;
+    size_t total = need <= to_end ? need : to_end + need;
+    if (tail + total + 8 > r->head_seen + cap) {
+        r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+        if (tail + total + 8 > r->head_seen + cap) {
+            rv_shm_unlock(&r->plock);
+            return 1;
+        }
+    }
+    uint64_t at = need <= to_end ? pos : 0;
+    unsigned char *body = r->data + at + 8;
+    if (hl) memcpy(body, hdr, hl);
+    if (pn) memcpy(body + hl, pl, pn);
+    __atomic_store_n(rv_shm_word(r, mask, at + need), 0, __ATOMIC_RELAXED);
+    __atomic_store_n(rv_shm_word(r, mask, at), (uint64_t)len << 1 | 1, __ATOMIC_RELEASE);
+    if (at != pos) __atomic_store_n(rv_shm_word(r, mask, pos), RV_SHM_WRAP, __ATOMIC_RELEASE);
+    r->tail = tail + total;
+    rv_shm_unlock(&r->plock);
+    return 0;
+}
+
+/* Cheap, lock-free "anything to read?" hint. */
+static inline int rv_shm_ring_ready(rv_shm_ring_t *r, size_t cap)
+{
+    uint64_t head = __atomic_load_n(&r->head, __ATOMIC_RELAXED);
+    return __atomic_load_n(rv_shm_word(r, cap - 1, head), __ATOMIC_RELAXED) != 0;
+}
+
+/* Consumer (holding clock): the next message in place, or NULL if empty.
+ * *headp is the consumer's private head; skips wrap records. */
+static inline void *rv_shm_ring_next(rv_shm_ring_t *r, size_t cap, uint64_t *headp, size_t *lenp)
+{
+    const uint64_t mask = cap - 1;
+    uint64_t w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
+    if (w == RV_SHM_WRAP) {
+        *headp += cap - (*headp & mask);
+        w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
+    }
+    if (!(w & 1)) return NULL;
+    *lenp = (size_t)(w >> 1);
+    return r->data + (*headp & mask) + 8;
+}
+
+/* Consumer: the message of len bytes at the head has been handled; frees its space. */
+static inline void rv_shm_ring_release(rv_shm_ring_t *r, uint64_t *headp, size_t len)
+{
+    *headp += 8 + rv_shm_pad8(len);
+    __atomic_store_n(&r->head, *headp, __ATOMIC_RELEASE);
+}
+
+#endif /* RV_SHM_RING_H */
