@@ -19,14 +19,14 @@ all: build
 deps:
 	@scripts/deps.sh
 
-# configure + build one tree: $(call build_tree,dir,extra cmake args,env)
+# configure + build one tree: $(call build_tree,dir,build type,extra cmake args)
 define build_tree
-	$(3) cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(or $(TYPE),Release) $(2) >/dev/null
+	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) $(3) >/dev/null
 	cmake --build $(1) -j $(JOBS)
 endef
 
 build: deps
-	$(call build_tree,$(BUILD))
+	$(call build_tree,$(BUILD),Release)
 
 run: build
 	$(BUILD)/bin/rivetrun -n $(NP) $(BUILD)/examples/hello
@@ -38,16 +38,16 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 asan: deps
-	$(call build_tree,build-asan,-DRIVET_SANITIZE=ON,TYPE=Debug)
+	$(call build_tree,build-asan,RelWithDebInfo,-DRIVET_SANITIZE=ON)
 	ctest --test-dir build-asan $(CTEST_ARGS)
 
 tsan: deps
-	$(call build_tree,build-tsan,-DRIVET_TSAN=ON,TYPE=Debug)
+	$(call build_tree,build-tsan,RelWithDebInfo,-DRIVET_TSAN=ON)
 	ctest --test-dir build-tsan $(CTEST_ARGS)
 
 clang:
 	@scripts/deps.sh --clang
-	$(call build_tree,build-clang,-DCMAKE_C_COMPILER=clang)
+	$(call build_tree,build-clang,Release,-DCMAKE_C_COMPILER=clang)
 	ctest --test-dir build-clang $(CTEST_ARGS)
 
 docs: build
