@@ -26,7 +26,8 @@ static const rv_tp_desc_t *rv_tp_select(void)
         if (want[0] && strcmp(want, d->name)) continue;
         if (d->probe(&rv_job) != 0) {
             if (want[0])
-                rv_fatal("RIVET_TRANSPORT=%s cannot serve this job (%u ranks in %u neighbourhoods)",
+                rv_fatal("RIVET_TRANSPORT=%s cannot serve this job (%u ranks in %u neighbourhoods; "
+                         "RIVET_VERBOSE=1 says why)",
                          want, rv_job.size, rv_job.nbrhd_count);
             continue;
         }
@@ -34,9 +35,14 @@ static const rv_tp_desc_t *rv_tp_select(void)
     }
     if (!best) {
         if (want[0]) rv_fatal("RIVET_TRANSPORT=%s is not a transport built into this library", want);
+        char built[128] = "";
+        for (int i = 0; rv_tp_builtin[i]; i++) {
+            if (i) strncat(built, " ", sizeof built - strlen(built) - 1);
+            strncat(built, rv_tp_builtin[i]->name, sizeof built - strlen(built) - 1);
+        }
         rv_fatal("no transport built into this library can serve this job (%u ranks in %u "
-                 "neighbourhoods%s); only shm is built",
-                 rv_job.size, rv_job.nbrhd_count, rv_cfg.PSHM ? "" : ", RIVET_PSHM=0");
+                 "neighbourhoods%s); built: %s (RIVET_VERBOSE=1 says why each declined)",
+                 rv_job.size, rv_job.nbrhd_count, rv_cfg.PSHM ? "" : ", RIVET_PSHM=0", built);
     }
     return best;
 }

@@ -3,8 +3,14 @@
 #include "transport/transport.h"
 
 extern const rv_tp_desc_t rv_tp_shm_desc;
+#ifdef RIVET_HAVE_OFI
+extern const rv_tp_desc_t rv_tp_ofi_desc;
+#endif
 
 const rv_tp_desc_t *const rv_tp_builtin[] = {
     &rv_tp_shm_desc,
+#ifdef RIVET_HAVE_OFI
+    &rv_tp_ofi_desc,
+#endif
     NULL,
 };
