@@ -57,6 +57,9 @@ enum {
     RV_AMI_PUT_ACK,   /* its remote completion (Short reply) */
     RV_AMI_GET,       /* reference Get chunk request (Short) */
     RV_AMI_GET_REPLY, /* its data (Medium reply) */
+    RV_AMI_AMO,       /* reference remote atomic (Short request, ratomic/) */
+    RV_AMI_AMO_REPLY, /* its fetched value (Short reply) */
+    RV_AMI_COLL,      /* collective data (Medium request): coll/coll.c */
     RV_AMI_COUNT = 64
 };
 void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);
