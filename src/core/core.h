@@ -39,7 +39,9 @@ struct rv_tm {
     gex_Rank_t        rank, size;
     gex_Rank_t       *jobranks;   /* [size] team rank -> jobrank; NULL for the identity */
     uint32_t          id;         /* job-wide team id (0 = primordial) */
-    struct rv_coll_team *coll;    /* collective state (coll/) */
+    struct rv_coll_team *coll;    /* collective state (coll/); NULL for a TM-pair */
+    int               is_pair;    /* gex_TM_Pair: point-to-point only */
+    gex_EP_Index_t    pair_index; /* its remote EP index */
 };
 
 struct rv_client {

@@ -41,7 +41,7 @@ gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Fla
     (void)flags;
     gex_EP_Location_t loc;
     loc.gex_rank = rv_tm_check_rank("gex_TM_TranslateRankToEP", tm, rank);
-    loc.gex_ep_index = 0;
+    loc.gex_ep_index = tm->is_pair ? tm->pair_index : 0;
     return loc;
 }
 
