@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/limits.c: hardware limits the goals are measured against: a cache line bouncing
- * between two processes (round trip) and single-core memcpy bandwidth. No GASNet. */
+ * between two processes (round trip), a buffer echoed between two processes (round trip)
+ * and single-core memcpy bandwidth. No GASNet. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -73,6 +74,70 @@ static void cacheline_rtt(bu_opts_t *o, int two_lines)
     bu_report(o, "limit_cacheline_rtt", variant, 64, "latency", "us", vals, o->trials, extra);
 }
 
+/* Echo of 'size' bytes between two processes, the data motion of an AM Medium ping-pong whose
+ * handlers run in place: A copies its buffer into shared area 1 and raises a flag; B copies
+ * area 1 into shared area 2 and raises its flag; A sees it. The floor for am_medium_rtt. */
+static void copy_rtt(bu_opts_t *o)
+{
+    if (!bu_selected(o, "limit_copy_rtt", NULL)) return;
+    size_t max = o->max_size < (64u << 10) ? o->max_size : (64u << 10);
+    size_t area = (max + 4095) & ~(size_t)4095;
+    size_t maplen = 4096 + 2 * area;
+    char *mem = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) { perror("mmap"); exit(2); }
+    memset(mem, 0, maplen);
+    _Atomic uint64_t *ping = (_Atomic uint64_t *)(void *)mem;
+    _Atomic uint64_t *pong = (_Atomic uint64_t *)(void *)(mem + 128);
+    char *a1 = mem + 4096, *a2 = mem + 4096 + area;
+    char *src = bu_alloc(area);
+    /* the sweep: 0, then min_size, doubling up to max */
+    size_t sizes[64];
+    int ns = 0;
+    sizes[ns++] = 0;
+    for (size_t z = o->min_size; z <= max && ns < 64; z *= 2) sizes[ns++] = z;
+    long iters[64];
+    for (int k = 0; k < ns; k++) iters[k] = bu_iters(o, 50000, sizes[k], 16.0 * 1024 * 1024, 20);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) { perror("fork"); exit(2); }
+    if (pid == 0) { /* B: echoes, the same number of times A pings (warm-up + trials per size) */
+        uint64_t seq = 0;
+        for (int k = 0; k < ns; k++) {
+            long n = (iters[k] / 4 + 1) + (long)o->trials * iters[k];
+            for (long i = 0; i < n; i++) {
+                seq++;
+                while (atomic_load_explicit(ping, memory_order_acquire) != seq) cpu_relax();
+                memcpy(a2, a1, sizes[k]);
+                atomic_store_explicit(pong, seq, memory_order_release);
+            }
+        }
+        _exit(0);
+    }
+    uint64_t seq = 0;
+    double vals[BU_MAX_TRIALS];
+    o->ranks = 2;
+    for (int k = 0; k < ns; k++) {
+        for (int t = -1; t < o->trials; t++) {
+            long n = t < 0 ? iters[k] / 4 + 1 : iters[k];
+            double t0 = bu_now();
+            for (long i = 0; i < n; i++) {
+                seq++;
+                memcpy(a1, src, sizes[k]);
+                atomic_store_explicit(ping, seq, memory_order_release);
+                while (atomic_load_explicit(pong, memory_order_acquire) != seq) cpu_relax();
+            }
+            if (t >= 0) vals[t] = 1e6 * (bu_now() - t0) / (double)n;
+        }
+        char extra[64];
+        snprintf(extra, sizeof extra, "\"iters\":%ld", iters[k]);
+        bu_report(o, "limit_copy_rtt", "echo", sizes[k], "latency", "us", vals, o->trials, extra);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    munmap(mem, maplen);
+    free(src);
+}
+
 static void memcpy_bw(bu_opts_t *o)
 {
     if (!bu_selected(o, "limit_memcpy_bw", NULL)) return;
@@ -109,6 +174,7 @@ int main(int argc, char **argv)
     }
     cacheline_rtt(&o, 0);
     cacheline_rtt(&o, 1);
+    copy_rtt(&o);
     memcpy_bw(&o);
     return 0;
 }

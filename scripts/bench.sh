@@ -10,7 +10,7 @@ usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
                         [--no-peers] [--no-build] [--no-install] [--np N]
   --smoke        tiny sizes and iterations, Rivet + limits only (< 1 minute, for CI)
   --build-dir    CMake build directory (default: build, configured Release if missing)
-  --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 3 (smoke 1)
+  --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 6 (smoke 1)
   --trials N     timed trials per program run; default 3 (smoke 2)
   --no-peers     skip MPI, OpenSHMEM and UCX
   --no-build     do not build (the bench targets must exist)
@@ -18,7 +18,7 @@ usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
   --np N         ranks per job (default 2)
 Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300).
 Output: <build-dir>/bench/results.json (one JSON object per line), report.md, *.png,
-        runs.tsv (every program run with its exit status), logs/.
+        runs.tsv (every program run with its exit status), peers.tsv, meta.tsv, logs/.
 EOF
 }
 
@@ -45,7 +45,7 @@ if [ "$SMOKE" = 1 ]; then
     PEERS=0; : "${ROUNDS:=1}"; : "${TRIALS:=2}"
     COMMON=(--json --smoke --trials "$TRIALS")
 else
-    : "${ROUNDS:=3}"; : "${TRIALS:=3}"
+    : "${ROUNDS:=6}"; : "${TRIALS:=3}"
     COMMON=(--json --trials "$TRIALS")
 fi
 TIMEOUT=${RIVET_BENCH_TIMEOUT:-300}
@@ -109,6 +109,9 @@ done
 [ -x "$RIVETRUN" ] || { log "missing $RIVETRUN"; exit 1; }
 
 mkdir -p "$OUT" "$LOGS" "$PEERDIR"
+loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
+META=$OUT/meta.tsv
+printf 'key\tvalue\nload_start\t%s\n' "$(loadavg)" >"$META"
 : >"$RESULTS"
 printf 'system\tgroup\tround\tstatus\tnote\n' >"$RUNS"
 printf 'system\tstatus\treason\n' >"$PEERS_TSV"
@@ -163,7 +166,8 @@ run() {
     local logf="$LOGS/$sys-$group-r$round.log" outf="$LOGS/$sys-$group-r$round.out"
     timeout --kill-after=5 "$TIMEOUT" "$@" >"$outf" 2>"$logf"
     local rc=$?
-    grep '^{' "$outf" >>"$RESULTS"
+    # each line also records where it came from, so the report can pair runs of one round
+    grep '^{' "$outf" | sed "s/}\$/,\"round\":$round,\"group\":\"$group\"}/" >>"$RESULTS"
     local n; n=$(grep -c '^{' "$outf")
     local status=ok
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then status="timeout after ${TIMEOUT}s"
@@ -178,17 +182,20 @@ run() {
     printf '%s\t%s\t%s\t%s\t%s\n' "$sys" "$group" "$round" "$status" "$note" >>"$RUNS"
 }
 
+# Rivet runs name their transport, so the "rivet-shm" label is what was measured.
 rivet() { # group round program args...
     local group=$1 round=$2; shift 2
-    run rivet-shm "$group" "$round" "" "$RIVETRUN" --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" \
-        --system rivet-shm "${COMMON[@]}" "${@:2}"
+    run rivet-shm "$group" "$round" "" env RIVET_TRANSPORT=shm "$RIVETRUN" --timeout "$TIMEOUT" \
+        -n "$NP" "$BIN/$1" --system rivet-shm "${COMMON[@]}" "${@:2}"
 }
 # The reference RMA (every put/get over AM, RIVET_RMA=ref) next to the direct path, as the
 # design asks: labelled config "ref".
 rivet_ref() { # group round program args...
     local group=$1 round=$2; shift 2
-    run rivet-shm "$group-ref" "$round" "RIVET_RMA=ref" env RIVET_RMA=ref "$RIVETRUN" \
-        --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" --system rivet-shm --config ref "${COMMON[@]}" "${@:2}"
+    # every operation is an AM round trip here: a quarter of the iterations keeps it short
+    run rivet-shm "$group-ref" "$round" "RIVET_RMA=ref" env RIVET_TRANSPORT=shm RIVET_RMA=ref \
+        "$RIVETRUN" --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" --system rivet-shm --config ref \
+        "${COMMON[@]}" --scale 0.25 "${@:2}"
 }
 limits() { # group round args...
     local group=$1 round=$2; shift 2
@@ -230,11 +237,11 @@ ucx_one() {
         printf 'ucx\t%s\t%s\texit %s\t%s\n' "$t-$s" "$round" "$rc" "no result; $why" >>"$RUNS"
         return
     fi
-    echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 '{
+    echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 -v r="$round" '{
         val = (k == "lat") ? $5 * f : $7 * 1.048576 * f;   # perftest MB/s are MiB/s
         unit = (k == "lat") ? "us" : "MB/s"; metric = (k == "lat") ? "latency" : "bandwidth";
-        printf "{\"benchmark\":\"%s\",\"system\":\"ucx\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g]}\n",
-               b, np, s, metric, val, unit, v, val, val, val, val, $2, val }' >>"$RESULTS"
+        printf "{\"benchmark\":\"%s\",\"system\":\"ucx\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g],\"round\":%d,\"group\":\"ucx\"}\n",
+               b, np, s, metric, val, unit, v, val, val, val, val, $2, val, r }' >>"$RESULTS"
     printf 'ucx\t%s\t%s\tok\t\n' "$t-$s" "$round" >>"$RUNS"
 }
 ucx_peer() { # group round
@@ -268,7 +275,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 
     log "round $r/$ROUNDS: active messages"
     rivet am "$r" bench_am
-    limits am "$r" --only limit_cacheline_rtt
+    limits am "$r" --only limit_cacheline_rtt,limit_copy_rtt
     [ "$PEERS" = 1 ] && { mpi_peers am "$r" --only am_short_rtt,am_medium_rtt,am_medium_flood; ucx_peer am "$r"; }
 
     log "round $r/$ROUNDS: injection overhead"
@@ -281,9 +288,11 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 
 log "$(wc -l <"$RESULTS") measurements in $RESULTS"
+printf 'load_end\t%s\nseconds\t%s\n' "$(loadavg)" "$(( $(date +%s) - T_START ))" >>"$META"
 if [ -n "$PY" ]; then
-    "$PY" "$ROOT/scripts/bench_report.py" --out "$OUT" --rounds "$ROUNDS" \
-        $([ "$SMOKE" = 1 ] && echo --smoke) || { log "report generation failed"; exit 1; }
+    rep_args=(--out "$OUT" --rounds "$ROUNDS")
+    [ "$SMOKE" = 1 ] && rep_args+=(--smoke)
+    "$PY" "$ROOT/scripts/bench_report.py" "${rep_args[@]}" || { log "report generation failed"; exit 1; }
     log "report: $OUT/report.md"
 else
     log "no python3: results only, no report"
