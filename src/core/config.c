@@ -94,9 +94,11 @@ void rv_config_print(FILE *f, int markdown)
     for (size_t i = 0; i < n; i++) {
         const rv_env_row_t *r = &rv_env_rows[i];
         if (markdown)
-            fprintf(f, "| `RIVET_%s` | %s%s%s | %s | `%s` | %s |\n", r->name,
+            /* an empty default would render as a stray `` in Markdown */
+            fprintf(f, "| `RIVET_%s` | %s%s%s | %s | %s%s%s | %s |\n", r->name,
                     r->alias ? "`" : "", r->alias ? r->alias : "", r->alias ? "`" : "",
-                    r->type, r->def, r->doc);
+                    r->type, *r->def ? "`" : "", *r->def ? r->def : "(empty)", *r->def ? "`" : "",
+                    r->doc);
         else
             fprintf(f, "RIVET_%-16s %-5s default %-8s %s%s%s\n", r->name, r->type, r->def, r->doc,
                     r->alias ? "; alias " : "", r->alias ? r->alias : "");

@@ -6,6 +6,7 @@
 #include "transport/shm/shm_ring.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -32,6 +33,19 @@ static size_t msg_len(uint32_t seq)
     }
 }
 
+/* Wait a little: spin briefly, then give the CPU away. Three busy threads (two producers,
+ * one consumer) share 2 cores in CI, often next to other jobs; pure spinning there makes
+ * every wait last a whole time slice and the test takes minutes instead of seconds. */
+static void backoff(unsigned *spins)
+{
+    if (++*spins < 64) {
+        rv_shm_cpu_relax();
+    } else {
+        *spins = 0;
+        sched_yield();
+    }
+}
+
 static void fail(const char *what, uint32_t seq, size_t at)
 {
     fprintf(stderr, "FAIL shm_ring_test: %s (message %u, byte %zu)\n", what, seq, at);
@@ -44,11 +58,12 @@ static void *producer(void *p)
 {
     prod_arg_t *a = p;
     static _Thread_local unsigned char buf[CAP];
+    unsigned spins = 0;
     for (uint32_t seq = a->first; seq < MSGS; seq += a->step) {
         size_t len = msg_len(seq);
         uint32_t hdr[2] = {seq, (uint32_t)len};
         for (size_t i = 0; i < len - 8; i++) buf[i] = pat(seq, i);
-        while (rv_shm_ring_push(a->r, CAP, hdr, sizeof hdr, buf, len - 8)) rv_shm_cpu_relax();
+        while (rv_shm_ring_push(a->r, CAP, hdr, sizeof hdr, buf, len - 8)) backoff(&spins);
     }
     return NULL;
 }
@@ -59,10 +74,11 @@ static void consume(rv_shm_ring_t *r, uint32_t threads)
 {
     uint64_t head = 0;
     uint32_t next[2] = {0, 1};
+    unsigned spins = 0;
     for (uint32_t got = 0; got < MSGS;) {
         size_t len;
         uint32_t *m = rv_shm_ring_next(r, CAP, &head, &len);
-        if (!m) { rv_shm_cpu_relax(); continue; }
+        if (!m) { backoff(&spins); continue; }
         if ((uintptr_t)m % 8) fail("message not 8-byte aligned", got, 0);
         uint32_t seq = m[0], lane = seq % threads;
         if (seq != next[lane]) fail("out of order or lost", seq, next[lane]);
