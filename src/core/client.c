@@ -15,7 +15,8 @@ struct rv_client *rv_client_g;
 rv_tp_state_t rv_tp;
 
 /* Picks the transport: RIVET_TRANSPORT if set, else the highest priority one
- * whose probe accepts this job. */
+ * whose probe accepts this job. A transport that cannot beat the best accepted so
+ * far is not probed: a network probe (fi_getinfo) costs milliseconds at start-up. */
 static const rv_tp_desc_t *rv_tp_select(void)
 {
     const rv_tp_desc_t *best = NULL;
@@ -24,6 +25,7 @@ static const rv_tp_desc_t *rv_tp_select(void)
         const rv_tp_desc_t *d = rv_tp_builtin[i];
         if (d->abi != RV_TP_ABI) continue;
         if (want[0] && strcmp(want, d->name)) continue;
+        if (best && d->priority <= best->priority) continue;
         if (d->probe(&rv_job) != 0) {
             if (want[0])
                 rv_fatal("RIVET_TRANSPORT=%s cannot serve this job (%u ranks in %u neighbourhoods; "
@@ -31,7 +33,7 @@ static const rv_tp_desc_t *rv_tp_select(void)
                          want, rv_job.size, rv_job.nbrhd_count);
             continue;
         }
-        if (!best || d->priority > best->priority) best = d;
+        best = d;
     }
     if (!best) {
         if (want[0]) rv_fatal("RIVET_TRANSPORT=%s is not a transport built into this library", want);
