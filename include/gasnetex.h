@@ -143,9 +143,11 @@ typedef uint32_t gex_OP_t;
 #define GEX_OP_SWAP    ((gex_OP_t)0x00200000)
 #define GEX_OP_CAS     ((gex_OP_t)0x00400000)
 #define GEX_OP_FCAS    ((gex_OP_t)0x00800000)
-#define GEX_OP_GET     ((gex_OP_t)0x01000000)
-#define GEX_OP_USER    ((gex_OP_t)0x02000000)
-#define GEX_OP_USER_NC ((gex_OP_t)0x04000000)
+/* GET is a fetching op without a non-fetching form: the even bit below it stays unused,
+ * so GEX_OP_TO_NONFETCHING(GEX_OP_GET) names no real op (clients rely on that). */
+#define GEX_OP_GET     ((gex_OP_t)0x02000000)
+#define GEX_OP_USER    ((gex_OP_t)0x04000000)
+#define GEX_OP_USER_NC ((gex_OP_t)0x08000000)
 #define GEX_OP_CSWAP   GEX_OP_FCAS
 #define GEX_OP_TO_FETCHING(op)    ((gex_OP_t)((op) << 1))
 #define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)((op) >> 1))

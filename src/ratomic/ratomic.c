@@ -1,266 +1,141 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ratomic/ratomic.c: atomic domains and gex_AD_Op{NB,NBI}_<DT>: argument checks, CPU atomics on a
- * mapped neighbourhood segment, and the AM reference (the target applies the same CPU atomics). */
-#include "core/core.h"
-#include "event/event.h"
+/* ratomic/ratomic.c: atomic domains (gex_AD_*): creation with the choice of implementation,
+ * queries, and gex_AD_Op{NB,NBI}_<DT>: argument checks, then CPU atomics on a mapped
+ * neighbourhood segment, or an operation record handed to the AM reference or native atomics. */
+#include "ratomic/ratomic_int.h"
 #include "am/am_int.h"
-#include "gasnet_ratomic.h"
 
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct rv_ad {
-    gex_TM_t    tm;
-    gex_DT_t    dt;
-    gex_OP_t    ops;
-    gex_Flags_t flags;
-    void       *cdata;
-    int         ref_only; /* RIVET_RATOMIC=ref at creation: AM reference for every peer */
-};
+/* ---- choosing the implementation --------------------------------------------------------- */
 
-#define RV_OPS_ARITH                                                                          \
-    (GEX_OP_ADD | GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_MULT | GEX_OP_FMULT |       \
-     GEX_OP_MIN | GEX_OP_FMIN | GEX_OP_MAX | GEX_OP_FMAX | GEX_OP_INC | GEX_OP_FINC |         \
-     GEX_OP_DEC | GEX_OP_FDEC)
-#define RV_OPS_BIT (GEX_OP_AND | GEX_OP_FAND | GEX_OP_OR | GEX_OP_FOR | GEX_OP_XOR | GEX_OP_FXOR)
-#define RV_OPS_ACCESS (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS)
-#define RV_OPS_FETCHING                                                                       \
-    (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
-     GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
-     GEX_OP_GET)
-
-static int rv_ad_is_float(gex_DT_t dt) { return dt == GEX_DT_FLT || dt == GEX_DT_DBL; }
-static size_t rv_ad_size(gex_DT_t dt) { return (dt == GEX_DT_I32 || dt == GEX_DT_U32 || dt == GEX_DT_FLT) ? 4 : 8; }
-static gex_OP_t rv_ad_valid_ops(gex_DT_t dt)
-{
-    return RV_OPS_ARITH | RV_OPS_ACCESS | (rv_ad_is_float(dt) ? 0 : RV_OPS_BIT);
-}
-
-static const char *rv_dt_name(gex_DT_t dt)
-{
-    switch (dt) {
-    case GEX_DT_I32: return "GEX_DT_I32";
-    case GEX_DT_U32: return "GEX_DT_U32";
-    case GEX_DT_I64: return "GEX_DT_I64";
-    case GEX_DT_U64: return "GEX_DT_U64";
-    case GEX_DT_FLT: return "GEX_DT_FLT";
-    case GEX_DT_DBL: return "GEX_DT_DBL";
-    default: return "an unknown gex_DT_t";
-    }
-}
-
-/* ---- the atomic operations themselves ----------------------------------- */
-/* Values travel as the low bits of a uint64_t. Each returns the value found at p before the
- * operation (for CAS/FCAS too); INC/DEC ignore the operands. Integer arithmetic runs on the
- * unsigned type (wraparound, no undefined behaviour); MIN/MAX compare as the client type. */
-#define RV_AMO_INT(NAME, UT, CT)                                                              \
-    static UT NAME(UT *p, gex_OP_t op, UT a, UT b)                                            \
-    {                                                                                         \
-        UT old, nv;                                                                           \
-        switch (op) {                                                                         \
-        case GEX_OP_GET: return __atomic_load_n(p, __ATOMIC_SEQ_CST);                         \
-        case GEX_OP_SET: __atomic_store_n(p, a, __ATOMIC_SEQ_CST); return 0;                  \
-        case GEX_OP_SWAP: return __atomic_exchange_n(p, a, __ATOMIC_SEQ_CST);                 \
-        case GEX_OP_CAS: case GEX_OP_FCAS:                                                    \
-            old = a;                                                                          \
-            __atomic_compare_exchange_n(p, &old, b, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
-            return old;                                                                       \
-        case GEX_OP_ADD: case GEX_OP_FADD: return __atomic_fetch_add(p, a, __ATOMIC_SEQ_CST); \
-        case GEX_OP_SUB: case GEX_OP_FSUB: return __atomic_fetch_sub(p, a, __ATOMIC_SEQ_CST); \
-        case GEX_OP_INC: case GEX_OP_FINC: return __atomic_fetch_add(p, 1, __ATOMIC_SEQ_CST); \
-        case GEX_OP_DEC: case GEX_OP_FDEC: return __atomic_fetch_sub(p, 1, __ATOMIC_SEQ_CST); \
-        case GEX_OP_AND: case GEX_OP_FAND: return __atomic_fetch_and(p, a, __ATOMIC_SEQ_CST); \
-        case GEX_OP_OR: case GEX_OP_FOR: return __atomic_fetch_or(p, a, __ATOMIC_SEQ_CST);    \
-        case GEX_OP_XOR: case GEX_OP_FXOR: return __atomic_fetch_xor(p, a, __ATOMIC_SEQ_CST); \
-        default: break;                                                                       \
-        }                                                                                     \
-        old = __atomic_load_n(p, __ATOMIC_RELAXED);                                           \
-        do {                                                                                  \
-            if (op == GEX_OP_MULT || op == GEX_OP_FMULT) nv = (UT)(old * a);                  \
-            else if (op == GEX_OP_MIN || op == GEX_OP_FMIN) nv = (CT)a < (CT)old ? a : old;   \
-            else nv = (CT)a > (CT)old ? a : old;                                              \
-        } while (!__atomic_compare_exchange_n(p, &old, nv, 1, __ATOMIC_SEQ_CST,               \
-                                              __ATOMIC_RELAXED));                             \
-        return old;                                                                           \
-    }
-RV_AMO_INT(rv_amo_i32, uint32_t, int32_t)
-RV_AMO_INT(rv_amo_u32, uint32_t, uint32_t)
-RV_AMO_INT(rv_amo_i64, uint64_t, int64_t)
-RV_AMO_INT(rv_amo_u64, uint64_t, uint64_t)
-
-/* Floating point: the bits are the atomic object; CAS compares bit patterns. */
-#define RV_AMO_FP(NAME, UT, FT)                                                               \
-    static UT NAME(UT *p, gex_OP_t op, UT a, UT b)                                            \
-    {                                                                                         \
-        UT old, nv;                                                                           \
-        FT x, y, r;                                                                           \
-        switch (op) {                                                                         \
-        case GEX_OP_GET: return __atomic_load_n(p, __ATOMIC_SEQ_CST);                         \
-        case GEX_OP_SET: __atomic_store_n(p, a, __ATOMIC_SEQ_CST); return 0;                  \
-        case GEX_OP_SWAP: return __atomic_exchange_n(p, a, __ATOMIC_SEQ_CST);                 \
-        case GEX_OP_CAS: case GEX_OP_FCAS:                                                    \
-            old = a;                                                                          \
-            __atomic_compare_exchange_n(p, &old, b, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);   \
-            return old;                                                                       \
-        default: break;                                                                       \
-        }                                                                                     \
-        memcpy(&y, &a, sizeof y);                                                             \
-        old = __atomic_load_n(p, __ATOMIC_RELAXED);                                           \
-        do {                                                                                  \
-            memcpy(&x, &old, sizeof x);                                                       \
-            switch (op) {                                                                     \
-            case GEX_OP_ADD: case GEX_OP_FADD: r = x + y; break;                              \
-            case GEX_OP_SUB: case GEX_OP_FSUB: r = x - y; break;                              \
-            case GEX_OP_MULT: case GEX_OP_FMULT: r = x * y; break;                            \
-            case GEX_OP_MIN: case GEX_OP_FMIN: r = y < x ? y : x; break;                      \
-            case GEX_OP_MAX: case GEX_OP_FMAX: r = y > x ? y : x; break;                      \
-            case GEX_OP_INC: case GEX_OP_FINC: r = x + (FT)1; break;                          \
-            default: r = x - (FT)1; break;                                                    \
-            }                                                                                 \
-            memcpy(&nv, &r, sizeof nv);                                                       \
-        } while (!__atomic_compare_exchange_n(p, &old, nv, 1, __ATOMIC_SEQ_CST,               \
-                                              __ATOMIC_RELAXED));                             \
-        return old;                                                                           \
-    }
-RV_AMO_FP(rv_amo_flt, uint32_t, float)
-RV_AMO_FP(rv_amo_dbl, uint64_t, double)
-
-static uint64_t rv_amo_apply(gex_DT_t dt, gex_OP_t op, void *p, uint64_t a, uint64_t b)
-{
-    switch (dt) {
-    case GEX_DT_I32: return rv_amo_i32(p, op, (uint32_t)a, (uint32_t)b);
-    case GEX_DT_U32: return rv_amo_u32(p, op, (uint32_t)a, (uint32_t)b);
-    case GEX_DT_I64: return rv_amo_i64(p, op, a, b);
-    case GEX_DT_U64: return rv_amo_u64(p, op, a, b);
-    case GEX_DT_FLT: return rv_amo_flt(p, op, (uint32_t)a, (uint32_t)b);
-    default: return rv_amo_dbl(p, op, a, b);
-    }
-}
-
-static void rv_amo_store_result(void *result_p, size_t size, uint64_t v)
-{
-    if (size == 4) {
-        uint32_t v32 = (uint32_t)v;
-        memcpy(result_p, &v32, 4);
-    } else {
-        memcpy(result_p, &v, 8);
-    }
-}
-
-/* ---- the AM reference ----------------------------------------------------- */
-
-typedef struct rv_amo_op {
-    struct rv_op  root;
-    _Atomic int   done;
-    void         *result_p; /* NULL: not fetching */
-    size_t        size;
-    rv_nbi_set_t *nbi;      /* NBI: set to report to, and the op frees itself */
-    int           ec;
-} rv_amo_op_t;
-
-static int rv_amo_test(struct rv_op *o)
-{
-    return atomic_load_explicit(&((rv_amo_op_t *)o)->done, memory_order_acquire);
-}
-
-static void rv_amo_release(struct rv_op *o) { free(o); }
-
-static inline void rv_ptr_args(gex_AM_Arg_t *a, uint64_t v)
-{
-    a[0] = (gex_AM_Arg_t)(uint32_t)v;
-    a[1] = (gex_AM_Arg_t)(uint32_t)(v >> 32);
-}
-
-static inline uint64_t rv_args_u64(const gex_AM_Arg_t *a)
-{
-    return (uint64_t)(uint32_t)a[0] | (uint64_t)(uint32_t)a[1] << 32;
-}
-
-/* args: op(2), target address(2), opcode, dt, operand1(2), operand2(2). */
-static void rv_amo_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
-                           unsigned nargs)
-{
-    (void)buf, (void)nbytes;
-    const struct rv_segment *seg = rv_client_g->ep0->seg;
-    uintptr_t t = (uintptr_t)rv_args_u64(a + 2), base = seg ? (uintptr_t)seg->addr : 0;
-    gex_DT_t dt = (gex_DT_t)a[5];
-    size_t n = rv_ad_size(dt);
-    if (nargs != 10 || !seg || t < base || n > seg->size || t - base > seg->size - n)
-        rv_fatal("reference atomic from rank %u: target [%p, +%zu) is outside the bound segment "
-                 "of this rank", tok->src, (void *)t, n);
-    uint64_t old = rv_amo_apply(dt, (gex_OP_t)a[4], (void *)t, rv_args_u64(a + 6),
-                                rv_args_u64(a + 8));
-    gex_AM_Arg_t r[4] = {a[0], a[1], 0, 0};
-    rv_ptr_args(r + 2, old);
-    rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_SHORT, RV_AMI_AMO_REPLY, r, 4, NULL, 0, NULL, 0);
-}
-
-static void rv_amo_reply_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
-                                 unsigned nargs)
-{
-    (void)tok, (void)buf, (void)nbytes, (void)nargs;
-    rv_amo_op_t *op = (rv_amo_op_t *)(uintptr_t)rv_args_u64(a);
-    if (op->result_p) rv_amo_store_result(op->result_p, op->size, rv_args_u64(a + 2));
-    if (op->nbi) {
-        rv_nbi_set_t *nbi = op->nbi;
-        int ec = op->ec;
-        free(op);
-        rv_nbi_done(nbi, ec);
-    } else {
-        atomic_store_explicit(&op->done, 1, memory_order_release);
-    }
-}
-
-/* ---- domains -------------------------------------------------------------- */
+/* The native atomics of the transport in use, or NULL. This is the one hook for them: when the
+ * transport contract (transport/transport.h) grows an atomics entry, return the current
+ * transport's rv_ratomic_native_t here; rv_ad_choose and the operation path need no change. */
+static const rv_ratomic_native_t *rv_ratomic_native(void) { return NULL; }
 
 static pthread_once_t rv_ratomic_once = PTHREAD_ONCE_INIT;
-static int rv_ratomic_ref_only;
+static int rv_ratomic_ref_only; /* RIVET_RATOMIC=ref */
 
-static void rv_ratomic_init(void)
+static void rv_ratomic_parse_env(void)
 {
     if (!strcmp(rv_cfg.RATOMIC, "ref")) rv_ratomic_ref_only = 1;
     else if (strcmp(rv_cfg.RATOMIC, "auto"))
         rv_fatal("environment: RIVET_RATOMIC=%s is not one of auto, ref", rv_cfg.RATOMIC);
-    rv_am_register_internal(RV_AMI_AMO, rv_amo_handler);
-    rv_am_register_internal(RV_AMI_AMO_REPLY, rv_amo_reply_handler);
 }
+
+static void rv_ratomic_init(void)
+{
+    rv_ratomic_parse_env();
+    rv_ratomic_ref_init();
+}
+
+/* 1 if every member of tm (NULL: the job) is in my neighbourhood. */
+static int rv_ad_team_in_nbrhd(gex_TM_t tm)
+{
+    gex_Rank_t n = tm ? tm->size : rv_job.size;
+    for (gex_Rank_t r = 0; r < n; r++)
+        if (!rv_job_in_nbrhd(tm ? rv_tm_jobrank(tm, r) : r)) return 0;
+    return 1;
+}
+
+/* The implementation for a domain of type dt and op set ops over team tm (NULL: the whole
+ * job) with creation flags 'flags'. Every argument is single-valued and the environment is the
+ * same everywhere, so every member makes the same choice. The rule:
+ *  - RIVET_RATOMIC=ref: the AM reference for every peer;
+ *  - else the transport's native atomics, when it has them for *every* op in the set on dt,
+ *    unless the creation hints favour local targets (GEX_FLAG_AD_FAVOR_MY_RANK/_MY_NBRHD) or
+ *    the whole team lives in one neighbourhood (then CPU atomics are faster);
+ *  - else CPU atomics on mapped neighbourhood segments, the AM reference for other peers.
+ * *native receives the native table for RV_AD_NATIVE. */
+static rv_ad_impl_t rv_ad_choose(gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags,
+                                 const rv_ratomic_native_t **native)
+{
+    pthread_once(&rv_ratomic_once, rv_ratomic_init);
+    *native = NULL;
+    if (rv_ratomic_ref_only) return RV_AD_REF;
+    const rv_ratomic_native_t *nat = rv_ratomic_native();
+    if (nat && !(flags & (GEX_FLAG_AD_FAVOR_MY_RANK | GEX_FLAG_AD_FAVOR_MY_NBRHD)) &&
+        !rv_ad_team_in_nbrhd(tm)) {
+        gex_OP_t rest = ops;
+        while (rest && nat->supports(dt, rest & -rest)) rest &= rest - 1;
+        if (!rest) {
+            *native = nat;
+            return RV_AD_NATIVE;
+        }
+    }
+    return RV_AD_CPU;
+}
+
+static const char *rv_ad_impl_name(rv_ad_impl_t impl, const rv_ratomic_native_t *native)
+{
+    switch (impl) {
+    case RV_AD_REF: return "AM reference for every peer (RIVET_RATOMIC=ref)";
+    case RV_AD_NATIVE: return native ? native->name : "transport-native atomics";
+    default: return "CPU atomics on mapped neighbourhood segments, AM reference for other peers";
+    }
+}
+
+/* ---- domains ------------------------------------------------------------------------------ */
+
+#define RV_AD_FAVOR \
+    (GEX_FLAG_AD_FAVOR_MY_RANK | GEX_FLAG_AD_FAVOR_MY_NBRHD | GEX_FLAG_AD_FAVOR_REMOTE)
 
 void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags)
 {
-    RV_CHECK_INIT("gex_AD_Create");
-    if (!ad_p) rv_fatal("gex_AD_Create: ad_p is NULL");
-    if (tm == GEX_TM_INVALID) rv_fatal("gex_AD_Create: tm is GEX_TM_INVALID");
-    if (dt != GEX_DT_I32 && dt != GEX_DT_U32 && dt != GEX_DT_I64 && dt != GEX_DT_U64 &&
-        dt != GEX_DT_FLT && dt != GEX_DT_DBL)
-        rv_fatal("gex_AD_Create: dt 0x%x is not one of GEX_DT_{I32,U32,I64,U64,FLT,DBL}",
-                 (unsigned)dt);
-    if (ops & ~rv_ad_valid_ops(dt))
-        rv_fatal("gex_AD_Create: ops 0x%x include 0x%x, not valid for %s%s", (unsigned)ops,
-                 (unsigned)(ops & ~rv_ad_valid_ops(dt)), rv_dt_name(dt),
-                 rv_ad_is_float(dt) ? " (bitwise ops are integer-only; GEX_OP_USER is not supported)"
-                                    : " (GEX_OP_USER is not supported)");
-    pthread_once(&rv_ratomic_once, rv_ratomic_init);
+    static const char call[] = "gex_AD_Create";
+    RV_CHECK_INIT(call);
+    if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler", call);
+    if (!ad_p) rv_fatal("%s: ad_p is NULL", call);
+    if (tm == GEX_TM_INVALID) rv_fatal("%s: tm is GEX_TM_INVALID", call);
+    if (tm->is_pair) rv_fatal("%s: tm is a gex_TM_Pair; an atomic domain needs a team", call);
+    gex_OP_t valid = rv_ratomic_valid_ops(dt);
+    if (!valid)
+        rv_fatal("%s: dt 0x%x is not one of GEX_DT_{I32,U32,I64,U64,FLT,DBL}", call, (unsigned)dt);
+    if (ops & ~valid)
+        rv_fatal("%s: ops 0x%x include 0x%x, not valid for %s%s", call, (unsigned)ops,
+                 (unsigned)(ops & ~valid), rv_ratomic_dt_name(dt),
+                 valid & GEX_OP_AND ? " (GEX_OP_USER/USER_NC are for reductions only)"
+                                    : " (bitwise ops are integer-only; GEX_OP_USER/USER_NC are "
+                                      "for reductions only)");
+    gex_Flags_t favor = flags & RV_AD_FAVOR;
+    if (favor & (favor - 1))
+        rv_fatal("%s: flags 0x%x name more than one of the mutually exclusive "
+                 "GEX_FLAG_AD_FAVOR_{MY_RANK,MY_NBRHD,REMOTE}", call, (unsigned)flags);
     struct rv_ad *ad = calloc(1, sizeof *ad);
-    if (!ad) rv_fatal("gex_AD_Create: out of memory");
+    if (!ad) rv_fatal("%s: out of memory", call);
     ad->tm = tm;
     ad->dt = dt;
     ad->ops = ops;
-    ad->flags = flags;
-    ad->ref_only = rv_ratomic_ref_only;
-    rv_verbose(1, "gex_AD_Create: %s ops 0x%x: %s", rv_dt_name(dt), (unsigned)ops,
-               ad->ref_only ? "AM reference for every peer"
-                            : "CPU atomics on mapped neighbourhood segments, AM reference otherwise");
-    /* Collective: no rank may target a peer before that peer's handlers exist. */
+    ad->flags = flags; /* stored unchanged: QueryFlags returns exactly what was given */
+    ad->size = rv_ratomic_size(dt);
+    ad->cpu[0] = rv_ratomic_cpu_fn(dt, 0);
+    ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
+    ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
+    if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
+        uint8_t *mem = calloc(rv_job.size, 1);
+        if (!mem) rv_fatal("%s: out of memory", call);
+        for (gex_Rank_t r = 0; r < tm->size; r++) mem[tm->jobranks[r]] = 1;
+        ad->member = mem;
+    }
+    rv_verbose(1, "%s: %s ops 0x%x flags 0x%x: %s", call, rv_ratomic_dt_name(dt), (unsigned)ops,
+               (unsigned)flags, rv_ad_impl_name(ad->impl, ad->native));
+    /* Collective: no member may target a peer before that peer's handlers exist. */
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
     *ad_p = ad;
 }
 
+/* Local only (the spec does not promise a barrier): every operation on the domain has completed
+ * before any member calls this, and nothing at a target refers to the domain. */
 void gex_AD_Destroy(gex_AD_t ad)
 {
     RV_CHECK_INIT("gex_AD_Destroy");
     if (!ad) rv_fatal("gex_AD_Destroy: ad is GEX_AD_INVALID");
-    gex_Event_Wait(gex_Coll_BarrierNB(ad->tm, 0));
+    if (rv_am_in_handler()) rv_fatal("gex_AD_Destroy called inside an AM handler");
+    free((void *)ad->member);
     free(ad);
 }
 
@@ -276,76 +151,159 @@ void gex_AD_SetCData(gex_AD_t ad, const void *val)
 }
 void *gex_AD_QueryCData(gex_AD_t ad) { return RV_AD_GET("gex_AD_QueryCData", ad)->cdata; }
 
-/* ---- operations ----------------------------------------------------------- */
+/* ---- operations: the error paths (out of line) -------------------------------------------- */
 
-/* Returns the event (NB) or NULL/GEX_EVENT_NO_OP (NBI and NB alike). */
-static gex_Event_t rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p,
-                            gex_Rank_t rank, void *addr, gex_OP_t op, uint64_t a, uint64_t b,
-                            gex_Flags_t flags, int is_nbi)
+static __attribute__((noreturn, noinline)) void rv_ad_bad_call(const char *call, gex_AD_t ad,
+                                                               gex_DT_t dt, gex_OP_t op)
 {
     RV_CHECK_INIT(call);
-    if (__builtin_expect(!ad, 0)) rv_fatal("%s: ad is GEX_AD_INVALID", call);
-    if (__builtin_expect(rv_am_in_handler(), 0))
-        rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
-    if (__builtin_expect(ad->dt != dt, 0))
-        rv_fatal("%s: the domain's type is %s, not %s", call, rv_dt_name(ad->dt), rv_dt_name(dt));
-    if (__builtin_expect(!op || (op & (op - 1)) || !(op & ad->ops), 0))
-        rv_fatal("%s: opcode 0x%x is not one of the domain's ops 0x%x (given to gex_AD_Create)",
-                 call, (unsigned)op, (unsigned)ad->ops);
-    int fetching = (op & RV_OPS_FETCHING) != 0;
-    if (__builtin_expect(fetching && !result_p, 0))
-        rv_fatal("%s: result_p is NULL for fetching opcode 0x%x", call, (unsigned)op);
-    gex_Rank_t jr;
-    if (flags & GEX_FLAG_RANK_IS_JOBRANK) {
-        if (__builtin_expect(rank >= rv_job.size, 0))
-            rv_fatal("%s: jobrank %u is out of range (job size %u)", call, rank, rv_job.size);
-        jr = rank;
-    } else {
-        jr = rv_tm_check_rank(call, ad->tm, rank);
-    }
-    size_t n = rv_ad_size(dt);
+    if (!ad) rv_fatal("%s: ad is GEX_AD_INVALID", call);
+    if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
+    if (ad->dt != dt)
+        rv_fatal("%s: the domain's type is %s, not %s", call, rv_ratomic_dt_name(ad->dt),
+                 rv_ratomic_dt_name(dt));
+    rv_fatal("%s: opcode 0x%x is not one of the domain's ops 0x%x (given to gex_AD_Create)", call,
+             (unsigned)op, (unsigned)ad->ops);
+}
+
+/* Resolves tgt_rank under GEX_FLAG_RANK_IS_JOBRANK: a jobrank that must be a team member. */
+static __attribute__((noinline)) gex_Rank_t rv_ad_jobrank(const char *call, gex_AD_t ad,
+                                                          gex_Rank_t rank)
+{
+    if (rank >= rv_job.size)
+        rv_fatal("%s: jobrank %u is out of range (job size %u)", call, rank, rv_job.size);
+    if (ad->member ? !ad->member[rank] : rank >= ad->tm->size)
+        rv_fatal("%s: jobrank %u (GEX_FLAG_RANK_IS_JOBRANK) is not a member of the domain's "
+                 "team", call, rank);
+    return rank;
+}
+
+/* GEX_FLAG_AD_MY_RANK / _MY_NBRHD are assertions: a false one is a client error. */
+static __attribute__((noinline)) void rv_ad_check_locality(const char *call, gex_Flags_t flags,
+                                                           gex_Rank_t jr, gex_Rank_t rank)
+{
+    if ((flags & GEX_FLAG_AD_MY_RANK) && (flags & GEX_FLAG_AD_MY_NBRHD))
+        rv_fatal("%s: GEX_FLAG_AD_MY_RANK and GEX_FLAG_AD_MY_NBRHD are mutually exclusive", call);
+    if ((flags & GEX_FLAG_AD_MY_RANK) && jr != rv_job.rank)
+        rv_fatal("%s: GEX_FLAG_AD_MY_RANK given, but tgt_rank %u (jobrank %u) is not the "
+                 "calling rank (jobrank %u)", call, rank, jr, rv_job.rank);
+    if ((flags & GEX_FLAG_AD_MY_NBRHD) && !rv_job_in_nbrhd(jr))
+        rv_fatal("%s: GEX_FLAG_AD_MY_NBRHD given, but tgt_rank %u (jobrank %u) is not in the "
+                 "calling rank's neighbourhood", call, rank, jr);
+}
+
+static __attribute__((noreturn, noinline)) void rv_ad_bad_target(const char *call, gex_Rank_t rank,
+                                                                  gex_Rank_t jr, void *addr,
+                                                                  uintptr_t t, unsigned n,
+                                                                  gex_Flags_t flags)
+{
     const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
-    uintptr_t t = (uintptr_t)addr, base = m ? (uintptr_t)m->owner_base : 0;
-    if (__builtin_expect(!m || !m->size || t < base || n > m->size || t - base > m->size - n, 0)) {
-        if (!m || !m->size) rv_fatal("%s: rank %u has no bound segment", call, rank);
-        rv_fatal("%s: target [%p, %p) is outside the bound segment [%p, %p) of rank %u", call,
-                 addr, (void *)(t + n), m->owner_base, (void *)(base + m->size), rank);
-    }
-    if (__builtin_expect(t & (n - 1), 0))
-        rv_fatal("%s: target %p of rank %u is not %zu-byte aligned", call, addr, rank, n);
+    if (!m || !m->size) rv_fatal("%s: rank %u has no bound segment", call, rank);
+    uintptr_t base = (uintptr_t)m->owner_base;
+    if (m->size >= n && t - base <= m->size - n)
+        rv_fatal("%s: target %p of rank %u is not %u-byte aligned", call, addr, rank, n);
+    if (flags & GEX_FLAG_PEER_SEG_OFFSET)
+        rv_fatal("%s: target offset %p (GEX_FLAG_PEER_SEG_OFFSET) + %u bytes is outside the bound "
+                 "segment of rank %u (%" PRIuPTR " bytes)", call, addr, n, rank, m->size);
+    rv_fatal("%s: target [%p, %p) is outside the bound segment [%p, %p) of rank %u", call, addr,
+             (void *)(t + n), m->owner_base, (void *)(base + m->size), rank);
+}
 
-    if (m->local_base && !ad->ref_only) {
-        void *p = (char *)m->local_base + (t - base);
-        uint64_t old = rv_amo_apply(dt, op, p, a, b);
-        if (fetching) rv_amo_store_result(result_p, n, old);
-        return GEX_EVENT_INVALID;
-    }
+/* result_p under GEX_FLAG_SELF_SEG_OFFSET: an offset into the caller's bound segment. */
+static __attribute__((noinline)) void *rv_ad_self_offset(const char *call, void *result_p,
+                                                         unsigned n)
+{
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[rv_job.rank] : NULL;
+    uintptr_t off = (uintptr_t)result_p;
+    if (!m || m->size < n || off > m->size - n || (off & (n - 1)))
+        rv_fatal("%s: result offset %p (GEX_FLAG_SELF_SEG_OFFSET) is not an aligned %u-byte word "
+                 "in the calling rank's bound segment", call, result_p, n);
+    return (char *)m->owner_base + off;
+}
 
-    rv_amo_op_t *o = malloc(sizeof *o);
-    if (!o) rv_fatal("%s: out of memory", call);
-    o->root.test = rv_amo_test;
-    o->root.release = rv_amo_release;
-    o->root.leaf = NULL;
+/* ---- operations --------------------------------------------------------------------------- */
+
+/* The record path: AM reference or native. Returns the event (NB), GEX_EVENT_INVALID (NBI) or
+ * GEX_EVENT_NO_OP (GEX_FLAG_IMMEDIATE found no room; nothing was done). */
+static __attribute__((noinline)) gex_Event_t rv_ad_issue(gex_AD_t ad, gex_Rank_t jr, uintptr_t t,
+                                                         gex_OP_t op, uint64_t a, uint64_t b,
+                                                         void *result_p, gex_Flags_t flags,
+                                                         int is_nbi)
+{
+    rv_amo_op_t *o = rv_amo_op_get();
     atomic_store_explicit(&o->done, 0, memory_order_relaxed);
-    o->result_p = fetching ? result_p : NULL;
-    o->size = n;
+    o->size = (uint8_t)ad->size;
     o->ec = op == GEX_OP_SET ? RV_EC_PUT : op == GEX_OP_GET ? RV_EC_GET : RV_EC_RMW;
+    o->result_p = result_p;
     o->nbi = is_nbi ? rv_nbi_current() : NULL;
     if (o->nbi) rv_nbi_add(o->nbi, o->ec);
-    gex_AM_Arg_t args[10];
-    rv_ptr_args(args, (uint64_t)(uintptr_t)o);
-    rv_ptr_args(args + 2, (uint64_t)t);
-    args[4] = (gex_AM_Arg_t)op;
-    args[5] = (gex_AM_Arg_t)dt;
-    rv_ptr_args(args + 6, a);
-    rv_ptr_args(args + 8, b);
-    if (rv_am_send_internal(jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_AMO, args, 10, NULL, 0, NULL,
-                            flags & GEX_FLAG_IMMEDIATE)) {
+    int rc = __builtin_expect(ad->impl == RV_AD_NATIVE, 0)
+                 ? ad->native->issue(jr, t, ad->dt, op, a, b, flags, o)
+                 : rv_ratomic_ref_issue(jr, t, ad->dt, op, a, b, flags, o);
+    if (__builtin_expect(rc != 0, 0)) {
         if (o->nbi) rv_nbi_done(o->nbi, o->ec);
-        free(o);
+        rv_amo_op_put(o);
         return GEX_EVENT_NO_OP;
     }
     return is_nbi ? GEX_EVENT_INVALID : &o->root;
+}
+
+/* Stands for every rank's segment before any was attached (size 0: every target is bad). */
+static const rv_segmap_t rv_ad_no_segment;
+
+#define RV_AD_LOCALITY (GEX_FLAG_AD_MY_RANK | GEX_FLAG_AD_MY_NBRHD)
+#define RV_AD_STRONG (GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL)
+
+/* Everything but the typed signature. On the CPU path: a few compares, one indirect call to
+ * the atomic, no allocation, no lock, no system call. */
+static inline __attribute__((always_inline)) gex_Event_t
+rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t rank, void *addr,
+         gex_OP_t op, uint64_t a, uint64_t b, gex_Flags_t flags, int is_nbi)
+{
+    if (__builtin_expect(!ad || ad->dt != dt || !op || (op & (op - 1)) || !(op & ad->ops) ||
+                             rv_am_in_handler(), 0))
+        rv_ad_bad_call(call, ad, dt, op);
+    gex_Rank_t jr;
+    if (__builtin_expect(flags & GEX_FLAG_RANK_IS_JOBRANK, 0)) {
+        jr = rv_ad_jobrank(call, ad, rank);
+    } else {
+        if (__builtin_expect(rank >= ad->tm->size, 0))
+            rv_fatal("%s: rank %u is out of range (team size %u)", call, rank, ad->tm->size);
+        jr = rv_tm_jobrank(ad->tm, rank);
+    }
+    if (__builtin_expect(flags & RV_AD_LOCALITY, 0)) rv_ad_check_locality(call, flags, jr, rank);
+
+    const unsigned n = ad->size;
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : &rv_ad_no_segment;
+    uintptr_t base = (uintptr_t)m->owner_base, t = (uintptr_t)addr;
+    if (__builtin_expect(flags & GEX_FLAG_PEER_SEG_OFFSET, 0)) t += base;
+    if (__builtin_expect(m->size < n || t - base > m->size - n || (t & (n - 1)), 0))
+        rv_ad_bad_target(call, rank, jr, addr, t, n, flags);
+
+    const int fetching = (op & RV_OPS_FETCHING) != 0;
+    if (fetching) {
+        if (__builtin_expect(flags & GEX_FLAG_SELF_SEG_OFFSET, 0))
+            result_p = rv_ad_self_offset(call, result_p, n);
+        else if (__builtin_expect(!result_p, 0))
+            rv_fatal("%s: result_p is NULL for fetching opcode 0x%x", call, (unsigned)op);
+    } else {
+        result_p = NULL; /* ignored for non-fetching ops */
+    }
+
+    if (__builtin_expect(ad->impl == RV_AD_CPU && m->local_base != NULL, 1)) {
+        uint64_t old = ad->cpu[(flags & RV_AD_STRONG) != 0]((char *)m->local_base + (t - base),
+                                                             op, a, b);
+        if (fetching) {
+            if (n == 4) {
+                uint32_t v = (uint32_t)old;
+                memcpy(result_p, &v, 4);
+            } else {
+                memcpy(result_p, &old, 8);
+            }
+        }
+        return GEX_EVENT_INVALID;
+    }
+    return rv_ad_issue(ad, jr, t, op, a, b, result_p, flags, is_nbi);
 }
 
 #define RV_AD_DEF(DT, T, UT)                                                                   \
@@ -375,3 +333,16 @@ RV_AD_DEF(I64, int64_t, uint64_t)
 RV_AD_DEF(U64, uint64_t, uint64_t)
 RV_AD_DEF(FLT, float, uint32_t)
 RV_AD_DEF(DBL, double, uint64_t)
+
+/* ---- for tools ----------------------------------------------------------------------------- */
+
+/* rivet-info: in words, the implementation gex_AD_Create(ad_p, tm, dt, ops, flags) would pick
+ * now (same rule, rv_ad_choose); NULL when (dt, ops) is not a valid domain. After init. */
+const char *rv_ratomic_query(gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags)
+{
+    gex_OP_t valid = rv_ratomic_valid_ops(dt);
+    if (!valid || !ops || (ops & ~valid)) return NULL;
+    const rv_ratomic_native_t *native;
+    rv_ad_impl_t impl = rv_ad_choose(tm, dt, ops, flags, &native);
+    return rv_ad_impl_name(impl, native);
+}

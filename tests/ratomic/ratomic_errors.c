@@ -41,6 +41,42 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "bad_rank")) {
         gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
         gex_AD_OpNB_U64(ad, NULL, rvt_n, b, GEX_OP_ADD, 1, 0, 0);
+    } else if (!strcmp(c, "my_rank")) { /* np >= 2: the next rank is not me */
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(ad, NULL, (rvt_me + 1) % rvt_n, b, GEX_OP_ADD, 1, 0, GEX_FLAG_AD_MY_RANK);
+    } else if (!strcmp(c, "my_nbrhd")) { /* run with RIVET_PSHM=0: the next rank is elsewhere */
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(ad, NULL, (rvt_me + 1) % rvt_n, b, GEX_OP_ADD, 1, 0,
+                         GEX_FLAG_AD_MY_NBRHD);
+    } else if (!strcmp(c, "both_locality")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(ad, NULL, rvt_me, b, GEX_OP_ADD, 1, 0,
+                         GEX_FLAG_AD_MY_RANK | GEX_FLAG_AD_MY_NBRHD);
+    } else if (!strcmp(c, "not_member")) { /* np >= 2: teams of one rank each */
+        gex_TM_t one;
+        gex_TM_Split(&one, rvt_tm, (int)rvt_me, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+        gex_AD_Create(&ad, one, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(ad, NULL, (rvt_me + 1) % rvt_n, b, GEX_OP_ADD, 1, 0,
+                         GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (!strcmp(c, "jobrank_range")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U64(ad, NULL, rvt_n, b, GEX_OP_ADD, 1, 0, GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (!strcmp(c, "peer_offset")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U32, GEX_OP_ADD, 0);
+        gex_AD_OpNBI_U32(ad, NULL, 0, (void *)size, GEX_OP_ADD, 1, 0, GEX_FLAG_PEER_SEG_OFFSET);
+    } else if (!strcmp(c, "self_offset")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U32, GEX_OP_FADD, 0);
+        gex_AD_OpNBI_U32(ad, (uint32_t *)(size - 2), 0, b, GEX_OP_FADD, 1, 0,
+                         GEX_FLAG_SELF_SEG_OFFSET);
+    } else if (!strcmp(c, "favor_two")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, GEX_OP_ADD,
+                      GEX_FLAG_AD_FAVOR_MY_RANK | GEX_FLAG_AD_FAVOR_REMOTE);
+    } else if (!strcmp(c, "user_op")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_I32, GEX_OP_ADD | GEX_OP_USER, 0);
+    } else if (!strcmp(c, "bad_dt")) {
+        gex_AD_Create(&ad, rvt_tm, GEX_DT_USER, GEX_OP_ADD, 0);
+    } else if (!strcmp(c, "tm_pair")) {
+        gex_AD_Create(&ad, gex_TM_Pair(rvt_ep, 0), GEX_DT_U64, GEX_OP_ADD, 0);
     } else {
         RVT_FAIL("unknown case '%s'", c);
     }

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/ratomic/ratomic_ops.c: every op on every type, against a reference computed locally:
- * wraparound, signed MIN/MAX, float ops, CAS success and failure, FCAS's old value; fetching
- * and non-fetching forms; NB and NBI; domain queries. Each rank works on a word in the
- * segment of the next rank (only it touches that word). */
+ * wraparound, signed MIN/MAX, float ops (signed zeros, NaN), CAS success and failure, FCAS's
+ * old value; fetching and non-fetching forms (result_p left alone); NB and NBI, many in flight,
+ * each synced by its own completion category (SET as PUT, GET as GET, the rest as RMW); ACQ/REL
+ * and IMMEDIATE; domain queries. Each rank works on words in the segment of the next rank
+ * (only it touches them). */
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
 #include <float.h>
+#include <math.h>
 
 #define INT_OPS                                                                               \
     X(ADD) X(FADD) X(SUB) X(FSUB) X(MULT) X(FMULT) X(MIN) X(FMIN) X(MAX) X(FMAX) X(INC)       \
@@ -20,7 +23,6 @@ static const gex_OP_t fetching = GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_
                                  GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS | GEX_OP_GET;
 
 static long nchecks;
-static int quick; /* argument "quick": the first 5 values only (slow transports) */
 
 /* The reference: new value at the target after op, computed on the unsigned type (UT) so
  * integer wraparound is defined; comparisons on the client type T. */
@@ -28,8 +30,8 @@ static int quick; /* argument "quick": the first 5 values only (slow transports)
     case GEX_OP_ADD: case GEX_OP_FADD: return (T)((UT)old + (UT)a);                           \
     case GEX_OP_SUB: case GEX_OP_FSUB: return (T)((UT)old - (UT)a);                           \
     case GEX_OP_MULT: case GEX_OP_FMULT: return (T)((UT)old * (UT)a);                         \
-    case GEX_OP_MIN: case GEX_OP_FMIN: return a < old ? a : old;                              \
-    case GEX_OP_MAX: case GEX_OP_FMAX: return a > old ? a : old;                              \
+    case GEX_OP_MIN: case GEX_OP_FMIN: return old < a ? old : a; /* the spec's expressions */ \
+    case GEX_OP_MAX: case GEX_OP_FMAX: return old > a ? old : a;                              \
     case GEX_OP_INC: case GEX_OP_FINC: return (T)((UT)old + (UT)1);                           \
     case GEX_OP_DEC: case GEX_OP_FDEC: return (T)((UT)old - (UT)1);                           \
     case GEX_OP_SET: case GEX_OP_SWAP: return a;                                              \
@@ -52,7 +54,17 @@ static size_t nops(const gex_OP_t *ops)
     return n;
 }
 
-#define DEFINE_TYPE(DT, T, UT, OPSA, NAMESA, REF_EXTRA, FMT, CONV, ...)                                 \
+static gex_EC_t ec_of(gex_OP_t op)
+{
+    return op == GEX_OP_SET ? GEX_EC_PUT : op == GEX_OP_GET ? GEX_EC_GET : GEX_EC_RMW;
+}
+
+#define NK 64 /* words per op: every (initial value, operand) pair, all in flight at once */
+
+/* For one op: SET every word to its initial value (NBI, synced with GEX_EC_PUT), apply op to
+ * every word at once (a mix of NB and NBI, synced with the op's own category and WaitAll),
+ * GET every word back (NBI, GEX_EC_GET), and compare with the local reference. */
+#define DEFINE_TYPE(DT, T, UT, OPSA, NAMESA, REF_EXTRA, FMT, CONV, ...)                       \
     static T ref_##DT(gex_OP_t op, T old, T a, T b)                                           \
     {                                                                                         \
         switch (op) {                                                                         \
@@ -64,11 +76,15 @@ static size_t nops(const gex_OP_t *ops)
     static void test_##DT(void)                                                               \
     {                                                                                         \
         static const T vals[] = {__VA_ARGS__};                                                \
-        const size_t nv = quick ? 5 : sizeof vals / sizeof vals[0];                                       \
-        const gex_OP_t *ops = OPSA;                                                                    \
+        const size_t nv = sizeof vals / sizeof vals[0];                                       \
+        static T init[NK], op1[NK], op2[NK], res[NK], got[NK], want[NK];                      \
+        static gex_Event_t ev[NK];                                                            \
+        T junk;                                                                               \
+        memset(&junk, 0xa5, sizeof junk);                                                     \
+        const gex_OP_t *ops = OPSA;                                                           \
         const char *const *names = NAMESA;                                                    \
         gex_OP_t all = 0;                                                                     \
-        for (size_t i = 0; i < nops(ops); i++) all |= ops[i];               \
+        for (size_t i = 0; i < nops(ops); i++) all |= ops[i];                                 \
         gex_AD_t ad;                                                                          \
         gex_AD_Create(&ad, rvt_tm, GEX_DT_##DT, all, 0);                                      \
         RVT_CHECK(gex_AD_QueryDT(ad) == GEX_DT_##DT, "QueryDT");                             \
@@ -80,39 +96,61 @@ static size_t nops(const gex_OP_t *ops)
         RVT_CHECK(gex_AD_QueryCData(ad) == &nchecks, "QueryCData");                           \
         gex_Rank_t peer = (rvt_me + 1) % rvt_n;                                               \
         T *tgt = (T *)rvt_seg_addr(peer, 64);                                                 \
-        unsigned k = 0;                                                                       \
-        for (size_t oi = 0; oi < nops(ops); oi++) {                          \
+        size_t nk = nv * nv < NK ? nv * nv : NK;                                              \
+        for (size_t oi = 0; oi < nops(ops); oi++) {                                           \
             gex_OP_t op = ops[oi];                                                            \
-            for (size_t i = 0; i < nv; i++)                                                   \
-                for (size_t j = 0; j < nv; j++, k++) {                                        \
-                    T init = vals[i], a = vals[j], b = vals[(i + j + 1) % nv], res, got;      \
-                    /* CAS: half the time a matching compare value (success) */               \
-                    if ((op == GEX_OP_CAS || op == GEX_OP_FCAS) && (k & 1)) a = init;         \
-                    T want = ref_##DT(op, init, a, b);                                        \
-                    gex_Event_Wait(gex_AD_OpNB_##DT(ad, NULL, peer, tgt, GEX_OP_SET, init,    \
-                                                    (T)0, 0));                                \
-                    memset(&res, 0xa5, sizeof res);                                           \
-                    T *rp = (op & fetching) ? &res : NULL;                                    \
-                    gex_Flags_t fl = (k & 4) ? GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL : 0;         \
-                    if (k & 2) {                                                              \
-                        RVT_CHECK(gex_AD_OpNBI_##DT(ad, rp, peer, tgt, op, a, b, fl) == 0,   \
-                                  "NBI returned non-zero");                                   \
-                        gex_NBI_Wait(GEX_EC_ALL, 0);                                          \
-                    } else {                                                                  \
-                        gex_Event_Wait(gex_AD_OpNB_##DT(ad, rp, peer, tgt, op, a, b, fl));    \
+            int fetch = (op & fetching) != 0;                                                 \
+            for (size_t k = 0; k < nk; k++) {                                                 \
+                size_t i = k / nv, j = k % nv;                                                \
+                init[k] = vals[i];                                                            \
+                op1[k] = vals[j];                                                             \
+                op2[k] = vals[(i + j + 1) % nv];                                              \
+                /* CAS: half the time a matching compare value (success) */                   \
+                if ((op == GEX_OP_CAS || op == GEX_OP_FCAS) && (k & 1)) op1[k] = init[k];     \
+                want[k] = ref_##DT(op, init[k], op1[k], op2[k]);                              \
+                memset(&res[k], 0xa5, sizeof res[k]);                                         \
+                RVT_CHECK(gex_AD_OpNBI_##DT(ad, NULL, peer, &tgt[k], GEX_OP_SET, init[k],     \
+                                            (T)0, 0) == 0, "NBI SET returned non-zero");      \
+            }                                                                                 \
+            gex_NBI_Wait(GEX_EC_PUT, 0);                                                      \
+            for (size_t k = 0; k < nk; k++) {                                                 \
+                /* non-fetching: result_p is ignored (NULL, or a location left alone) */      \
+                T *rp = (fetch || (k & 8)) ? &res[k] : NULL;                                  \
+                gex_Flags_t fl = (k & 4) ? GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL : 0;             \
+                if (k % 5 == 0) fl |= GEX_FLAG_IMMEDIATE; /* retried until accepted */        \
+                ev[k] = GEX_EVENT_INVALID;                                                    \
+                if (k & 2) {                                                                  \
+                    while (gex_AD_OpNBI_##DT(ad, rp, peer, &tgt[k], op, op1[k], op2[k], fl)) { \
+                        RVT_CHECK(fl & GEX_FLAG_IMMEDIATE, "NBI returned non-zero");          \
+                        gasnet_AMPoll();                                                      \
                     }                                                                         \
-                    if (rp)                                                                   \
-                        RVT_CHECK(!memcmp(&res, &init, sizeof res),                           \
-                                  "%s %s: fetched " FMT " but the old value was " FMT,        \
-                                  #DT, names[oi], CONV(res), CONV(init));                     \
-                    gex_AD_OpNBI_##DT(ad, &got, peer, tgt, GEX_OP_GET, (T)0, (T)0, 0);        \
-                    gex_NBI_Wait(GEX_EC_GET, 0);                                              \
-                    RVT_CHECK(!memcmp(&got, &want, sizeof got),                               \
-                              "%s %s(old " FMT ", op1 " FMT ", op2 " FMT "): got " FMT        \
-                              ", expected " FMT, #DT, names[oi], CONV(init), CONV(a),         \
-                              CONV(b), CONV(got), CONV(want));                                \
-                    nchecks++;                                                                \
+                } else {                                                                      \
+                    while ((ev[k] = gex_AD_OpNB_##DT(ad, rp, peer, &tgt[k], op, op1[k],       \
+                                                     op2[k], fl)) == GEX_EVENT_NO_OP) {       \
+                        RVT_CHECK(fl & GEX_FLAG_IMMEDIATE, "NB returned GEX_EVENT_NO_OP");    \
+                        gasnet_AMPoll();                                                      \
+                    }                                                                         \
                 }                                                                             \
+            }                                                                                 \
+            gex_NBI_Wait(ec_of(op), 0);                                                       \
+            gex_Event_WaitAll(ev, nk, 0);                                                     \
+            for (size_t k = 0; k < nk; k++)                                                   \
+                gex_AD_OpNBI_##DT(ad, &got[k], peer, &tgt[k], GEX_OP_GET, (T)0, (T)0, 0);     \
+            gex_NBI_Wait(GEX_EC_GET, 0);                                                      \
+            for (size_t k = 0; k < nk; k++) {                                                 \
+                if (fetch)                                                                    \
+                    RVT_CHECK(!memcmp(&res[k], &init[k], sizeof res[k]),                      \
+                              "%s %s: fetched " FMT " but the old value was " FMT, #DT,       \
+                              names[oi], CONV(res[k]), CONV(init[k]));                        \
+                else                                                                          \
+                    RVT_CHECK(!memcmp(&res[k], &junk, sizeof res[k]),                         \
+                              "%s %s: non-fetching op wrote to result_p", #DT, names[oi]);    \
+                RVT_CHECK(!memcmp(&got[k], &want[k], sizeof got[k]),                          \
+                          "%s %s(old " FMT ", op1 " FMT ", op2 " FMT "): got " FMT            \
+                          ", expected " FMT, #DT, names[oi], CONV(init[k]), CONV(op1[k]),     \
+                          CONV(op2[k]), CONV(got[k]), CONV(want[k]));                         \
+                nchecks++;                                                                    \
+            }                                                                                 \
         }                                                                                     \
         gex_AD_Destroy(ad);                                                                   \
     }
@@ -135,15 +173,15 @@ DEFINE_TYPE(I64, int64_t, uint64_t, int_ops, int_names, REF_BITS, "%lld", LL,
 DEFINE_TYPE(U64, uint64_t, uint64_t, int_ops, int_names, REF_BITS, "%llu", ULL,
             0, 1, UINT64_MAX, 0x8000000000000000ull, 0x7fffffffffffffffull, 12345,
             0xdeadbeefcafef00dull)
+/* floats: signed zeros and a quiet NaN too; results compare bit for bit */
 DEFINE_TYPE(FLT, float, float, fp_ops, fp_names, , "%g", DBLV,
-            0.0f, 1.0f, -1.5f, 3.25f, -1e30f, FLT_MAX, 0.125f)
+            0.0f, 1.0f, -1.5f, 3.25f, -1e30f, FLT_MAX, -0.0f, NAN)
 DEFINE_TYPE(DBL, double, double, fp_ops, fp_names, , "%g", DBLV,
-            0.0, 1.0, -1.5, 3.25, -1e300, DBL_MAX, 0.125)
+            0.0, 1.0, -1.5, 3.25, -1e300, DBL_MAX, -0.0, NAN)
 
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 4096);
-    quick = argc > 1 && !strcmp(argv[1], "quick");
     test_I32();
     test_U32();
     test_I64();

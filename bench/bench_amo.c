@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* bench/bench_amo.c: remote atomics (public API only), testfaddperf's method: fetch-add latency
+ * (one at a time) and throughput (many in flight, then one sync) for U32/U64 from rank 0 to rank
+ * 1 (amo_fadd_latency, amo_fadd_throughput), and the hot spot (every rank fetch-adds one word of
+ * rank 0, aggregate rate; variant np<N>: amo_hotspot). Which implementation is measured is the
+ * library's choice: with Rivet, RIVET_RATOMIC=ref (and --config ref) measures the AM reference. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <gasnetex.h>
+#include <gasnet_ratomic.h>
+#include <gasnet_coll.h>
+#include "bench_gex.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static gex_TM_t tm;
+static gex_Rank_t me, n;
+static bu_opts_t o;
+static uint64_t *results; /* fetched values, one slot per op in flight */
+static long max_iters;
+
+static void barrier(void) { gex_Event_Wait(gex_Coll_BarrierNB(tm, 0)); }
+
+static void *seg_of(gex_Rank_t r)
+{
+    void *base = NULL;
+    uintptr_t size = 0;
+    if (gex_Segment_QueryBound(tm, r, &base, NULL, &size) != GASNET_OK || !base || size < 64) {
+        fprintf(stderr, "bench_amo: gex_Segment_QueryBound(%u) failed\n", (unsigned)r);
+        gasnet_exit(1);
+    }
+    return base;
+}
+
+/* 'iters' fetch-adds of type 'is64' to (rank, p): one at a time (lat) or all in flight then
+ * gex_NBI_Wait. Returns elapsed seconds. */
+static double fadd(gex_AD_t ad, int is64, int lat, gex_Rank_t rank, void *p, long iters)
+{
+    double t0 = bu_now();
+    if (is64) {
+        uint64_t r;
+        if (lat)
+            for (long i = 0; i < iters; i++)
+                gex_Event_Wait(gex_AD_OpNB_U64(ad, &r, rank, p, GEX_OP_FADD, 1, 0, 0));
+        else
+            for (long i = 0; i < iters; i++)
+                gex_AD_OpNBI_U64(ad, &results[i], rank, p, GEX_OP_FADD, 1, 0, 0);
+    } else {
+        uint32_t r, *res = (uint32_t *)results;
+        if (lat)
+            for (long i = 0; i < iters; i++)
+                gex_Event_Wait(gex_AD_OpNB_U32(ad, &r, rank, p, GEX_OP_FADD, 1, 0, 0));
+        else
+            for (long i = 0; i < iters; i++)
+                gex_AD_OpNBI_U32(ad, &res[i], rank, p, GEX_OP_FADD, 1, 0, 0);
+    }
+    if (!lat) gex_NBI_Wait(GEX_EC_RMW, 0);
+    double t = bu_now() - t0;
+    BU_CLOBBER();
+    return t;
+}
+
+/* amo_fadd_latency / amo_fadd_throughput: rank 0 to a word of rank 1. */
+static void pair_bench(const char *bench, int lat)
+{
+    static const char *const variants[2] = {"u32", "u64"};
+    if (n < 2) return;
+    for (int is64 = 0; is64 < 2; is64++) {
+        if (!bu_selected(&o, bench, variants[is64])) continue;
+        gex_AD_t ad;
+        gex_AD_Create(&ad, tm, is64 ? GEX_DT_U64 : GEX_DT_U32, GEX_OP_FADD, 0);
+        void *p = (char *)seg_of(1) + 8;
+        long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
+        if (iters > max_iters) iters = max_iters;
+        double vals[BU_MAX_TRIALS];
+        if (me == 0) fadd(ad, is64, lat, 1, p, iters / 4 + 1); /* warm-up */
+        for (int t = 0; t < o.trials; t++) {
+            barrier();
+            if (me == 0) {
+                double s = fadd(ad, is64, lat, 1, p, iters);
+                vals[t] = lat ? 1e6 * s / (double)iters : (double)iters / s / 1e6;
+            }
+            barrier();
+        }
+        if (me == 0) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+            bu_report(&o, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
+                      lat ? "us" : "Mops/s", vals, o.trials, extra);
+        }
+        barrier();
+        gex_AD_Destroy(ad);
+    }
+}
+
+/* amo_hotspot: every rank fetch-adds 'iters' times (all in flight, then sync) to one word of
+ * rank 0. The aggregate rate is all ranks' operations over the window from the first rank's
+ * start to the last rank's end (CLOCK_MONOTONIC, one host): timing between barriers would
+ * miss work done by ranks that leave the barrier earlier than rank 0 (time-shared cores).
+ * The final count must be exact. */
+static void hotspot(void)
+{
+    char variant[16]; /* the job size: the report keys measurements by variant */
+    snprintf(variant, sizeof variant, "np%d", (int)n);
+    if (!bu_selected(&o, "amo_hotspot", variant)) return;
+    gex_AD_t ad;
+    gex_AD_Create(&ad, tm, GEX_DT_U64, GEX_OP_FADD | GEX_OP_SET | GEX_OP_GET, 0);
+    uint64_t *p = (uint64_t *)((char *)seg_of(0) + 16);
+    long iters = bu_iters(&o, 20000, 0, 0, 10);
+    if (iters > max_iters) iters = max_iters;
+    double vals[BU_MAX_TRIALS];
+    for (int t = -1; t < o.trials; t++) { /* trial -1: warm-up */
+        if (me == 0) gex_Event_Wait(gex_AD_OpNB_U64(ad, NULL, 0, p, GEX_OP_SET, 0, 0, 0));
+        barrier();
+        double t0 = bu_now();
+        fadd(ad, 1, 0, 0, p, iters);
+        double mine[2] = {-t0, bu_now()}, span[2]; /* max of -start = -(min start) */
+        gex_Event_Wait(gex_Coll_ReduceToOneNB(tm, 0, span, mine, GEX_DT_DBL, sizeof(double), 2,
+                                              GEX_OP_MAX, NULL, NULL, 0));
+        if (t >= 0 && me == 0) vals[t] = (double)iters * (double)n / (span[1] + span[0]) / 1e6;
+        if (me == 0) {
+            uint64_t total = 0;
+            gex_Event_Wait(gex_AD_OpNB_U64(ad, &total, 0, p, GEX_OP_GET, 0, 0, 0));
+            if (total != (uint64_t)iters * n) {
+                fprintf(stderr, "bench_amo: amo_hotspot total %llu, expected %llu\n",
+                        (unsigned long long)total, (unsigned long long)iters * n);
+                gasnet_exit(1);
+            }
+        }
+        barrier();
+    }
+    if (me == 0) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+        bu_report(&o, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, o.trials, extra);
+    }
+    gex_AD_Destroy(ad);
+}
+
+int main(int argc, char **argv)
+{
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_Segment_t seg;
+    if (gex_Client_Init(&client, &ep, &tm, "bench_amo", &argc, &argv, 0) != GASNET_OK) {
+        fprintf(stderr, "bench_amo: gex_Client_Init failed\n");
+        return 1;
+    }
+    me = gex_TM_QueryRank(tm);
+    n = gex_TM_QuerySize(tm);
+    if (bu_parse_args(&o, argc, argv, BG_DEFAULT_SYSTEM, NULL)) gasnet_exit(2);
+    o.ranks = (int)n;
+    if (gex_Segment_Attach(&seg, tm, 4096) != GASNET_OK) {
+        fprintf(stderr, "bench_amo: gex_Segment_Attach failed\n");
+        gasnet_exit(1);
+    }
+    max_iters = bu_iters(&o, 50000, 0, 0, 10);
+    results = bu_alloc((size_t)max_iters * sizeof *results);
+    barrier();
+    pair_bench("amo_fadd_latency", 1);
+    pair_bench("amo_fadd_throughput", 0);
+    hotspot();
+    fflush(stdout);
+    barrier();
+    gasnet_exit(0);
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ratomic/ratomic_int.h: the atomic-domain object, the CPU atomics, the operation record shared by
+ * the AM reference and a transport's native atomics, and the hook a transport fills to offer them. */
+#ifndef RV_RATOMIC_INT_H
+#define RV_RATOMIC_INT_H
+
+#include "core/core.h"
+#include "event/event.h"
+#include "gasnet_ratomic.h"
+
+/* How a domain performs its operations: chosen once, in gex_AD_Create, and never mixed. */
+typedef enum {
+    RV_AD_CPU,    /* CPU atomics on mapped (neighbourhood) segments, AM reference for other peers */
+    RV_AD_REF,    /* AM reference for every peer, self included (RIVET_RATOMIC=ref) */
+    RV_AD_NATIVE, /* the transport's own atomics for every peer, self included */
+} rv_ad_impl_t;
+
+/* One CPU atomic on the target word p (4 or 8 bytes; values travel as the low bits of a
+ * uint64_t). Returns the value found at p before the operation. */
+typedef uint64_t (*rv_amo_fn_t)(void *p, gex_OP_t op, uint64_t a, uint64_t b);
+
+/* The function for type dt: 'strong' (GEX_FLAG_AD_ACQ/REL given) is sequentially consistent,
+ * otherwise relaxed (atomicity only, which is all the spec promises without those flags). */
+rv_amo_fn_t rv_ratomic_cpu_fn(gex_DT_t dt, int strong);
+
+/* Ops valid for dt; bytes of dt; printable name. */
+gex_OP_t rv_ratomic_valid_ops(gex_DT_t dt);
+static inline unsigned rv_ratomic_size(gex_DT_t dt)
+{
+    return (dt == GEX_DT_I32 || dt == GEX_DT_U32 || dt == GEX_DT_FLT) ? 4 : 8;
+}
+const char *rv_ratomic_dt_name(gex_DT_t dt);
+
+#define RV_OPS_FETCHING                                                                       \
+    (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
+     GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
+     GEX_OP_GET)
+
+/* One operation in flight (AM reference or native). Records come from a per-thread free list
+ * refilled in batches: no allocation per operation once warm. */
+typedef struct rv_amo_op {
+    struct rv_op      root;     /* first: gex_Event_t points here (NB) */
+    _Atomic int       done;
+    uint8_t           size;     /* 4 or 8: bytes written to result_p */
+    uint8_t           ec;       /* RV_EC_PUT / _GET / _RMW */
+    void             *result_p; /* NULL: not fetching */
+    rv_nbi_set_t     *nbi;      /* NBI: the set to report to; the record then frees itself */
+    struct rv_amo_op *next;     /* free list */
+} rv_amo_op_t;
+
+rv_amo_op_t *rv_amo_op_get(void);
+void rv_amo_op_put(rv_amo_op_t *o);
+
+/* Completes o with the fetched value 'old': stores the result, then signals the event or the
+ * NBI set. Called from the AM reply handler, or by a transport when its native atomic is done
+ * (any thread). o must not be touched afterwards. */
+void rv_ratomic_complete(rv_amo_op_t *o, uint64_t old);
+
+/* A transport's native (NIC) atomics. A domain uses them only when supports() accepts every
+ * op of its set for its type; then every operation of that domain, to any peer including the
+ * caller itself, goes through issue(), so NIC and CPU atomics never mix on the same data.
+ * Nothing provides one yet: see rv_ratomic_native() in ratomic.c. */
+typedef struct rv_ratomic_native {
+    size_t      size;  /* sizeof(rv_ratomic_native_t): the table only grows at the end */
+    const char *name;  /* e.g. "libfabric fi_atomic (verbs)" */
+    /* 1 if 'op' on 'dt' is performed natively for every peer of the job. */
+    int (*supports)(gex_DT_t dt, gex_OP_t op);
+    /* Starts op on the word at owner address tgt of jobrank jr. Later calls
+     * rv_ratomic_complete(o, old) exactly once. Returns 0, or 1 only under
+     * GEX_FLAG_IMMEDIATE when there is no room now (then nothing was started). */
+    int (*issue)(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a, uint64_t b,
+                 gex_Flags_t flags, rv_amo_op_t *o);
+} rv_ratomic_native_t;
+
+/* The AM reference (ratomic_ref.c). init registers its handlers (once). issue sends op to
+ * jobrank jr; returns 1 only under GEX_FLAG_IMMEDIATE when there was no room. */
+void rv_ratomic_ref_init(void);
+int rv_ratomic_ref_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a,
+                         uint64_t b, gex_Flags_t flags, rv_amo_op_t *o);
+
+struct rv_ad {
+    gex_TM_t     tm;
+    gex_DT_t     dt;
+    gex_OP_t     ops;
+    gex_Flags_t  flags;      /* as given to gex_AD_Create, returned unchanged by QueryFlags */
+    void        *cdata;
+    rv_ad_impl_t impl;
+    unsigned     size;       /* bytes of dt */
+    rv_amo_fn_t  cpu[2];     /* [strong]: see rv_ratomic_cpu_fn */
+    const rv_ratomic_native_t *native; /* RV_AD_NATIVE only */
+    const uint8_t *member;   /* [jobsize] 1 for team members (GEX_FLAG_RANK_IS_JOBRANK); NULL
+                              * when the team's jobranks are 0..size-1 */
+};
+
+/* rivet-info: the implementation gex_AD_Create would pick for (tm, dt, ops, flags), in words;
+ * NULL if (dt, ops) is not a valid domain (ratomic.c). */
+const char *rv_ratomic_query(gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_Flags_t flags);
+
+#endif /* RV_RATOMIC_INT_H */
