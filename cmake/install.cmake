@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# cmake/install.cmake: `make install` layout: bin/rivetrun, lib/librivet.{so,a},
+# cmake/install.cmake: `make install` layout: bin/rivetrun, bin/rivet-info, lib/librivet.{so,a},
 # include/*.h, lib/pkgconfig/rivet.pc, lib/cmake/Rivet (find_package), share/doc/rivet.
 include(CMakePackageConfigHelpers)
 
@@ -7,7 +7,7 @@ install(TARGETS rivet rivet_static EXPORT RivetTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS rivetrun RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS rivetrun rivet-info RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 file(GLOB RIVET_PUBLIC_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/*.h)
 install(FILES ${RIVET_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 

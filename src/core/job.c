@@ -54,7 +54,8 @@ void rv_job_init(const rv_boot_info_t *bi)
     rv_job.rank = bi->rank;
     rv_job.size = bi->size;
     memcpy(rv_job.secret, bi->secret, sizeof rv_job.secret);
-    gethostname(rv_job.hostname, sizeof rv_job.hostname - 1);
+    if (rv_cfg.HOSTNAME[0]) snprintf(rv_job.hostname, sizeof rv_job.hostname, "%s", rv_cfg.HOSTNAME);
+    else gethostname(rv_job.hostname, sizeof rv_job.hostname - 1);
 
     uint32_t n = rv_job.size;
     char *names = calloc(n, sizeof rv_job.hostname);

@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *rivetrun, *prog;
+static const char *rivetrun, *prog, *fake_ssh;
 static int failures;
+static int ready_sig = SIGTERM;   /* what run_cmd sends once the ranks are ready */
 
 #define FAIL(...)                                                                          \
     do {                                                                                   \
@@ -48,7 +49,7 @@ static int count_lines(const run_t *r, const char *prefix)
     return n;
 }
 
-/* Runs argv with stdout+stderr captured. If sig_after_ready > 0, sends SIGTERM to
+/* Runs argv with stdout+stderr captured. If sig_after_ready > 0, sends ready_sig to
  * the command once that many "ready " lines appeared. Kills it after limit_ms. The
  * wait for the output pipe's EOF after exit proves no rank outlived rivetrun. */
 static void run_cmd(char *const argv[], int sig_after_ready, long long limit_ms, run_t *r,
@@ -100,7 +101,7 @@ static void run_cmd(char *const argv[], int sig_after_ready, long long limit_ms,
             else if (room) r->outlen += (size_t)got;
             r->out[r->outlen] = 0;
             if (sig_after_ready && !signalled && count_lines(r, "ready ") >= sig_after_ready) {
-                kill(pid, SIGTERM);
+                kill(pid, ready_sig);
                 signalled = 1;
                 sig_at = now_ms();
             }
@@ -119,6 +120,17 @@ static void run_cmd(char *const argv[], int sig_after_ready, long long limit_ms,
     }
     close(pidfd);
     close(p[0]);
+    /* A sanitizer error from a rank, an agent or rivetrun itself fails every case. (Not
+     * TSan's "signal-unsafe call inside of a signal": TSan says that about its own delivery
+     * of SIGTERM to a rank killed in a blocking call, which runs library destructors.) */
+    static const char *const san[] = {"ERROR: AddressSanitizer", "ERROR: LeakSanitizer",
+                                      "runtime error:", "ThreadSanitizer: data race",
+                                      "ThreadSanitizer: heap-use-after-free",
+                                      "ThreadSanitizer: lock-order-inversion"};
+    for (size_t i = 0; i < sizeof san / sizeof san[0]; i++)
+        if (strstr(r->out, san[i]))
+            FAIL("%s: a sanitizer reported \"%s\" (see the output)", argv[0], san[i]);
+    if (strstr(r->out, "rivetrun: warning:")) FAIL("%s: rivetrun warned (see the output)", argv[0]);
     printf("---- %s ... (exit ", argv[0]);
     if (WIFEXITED(r->status)) printf("status %d", WEXITSTATUS(r->status));
     else printf("signal %d", WTERMSIG(r->status));
@@ -281,9 +293,10 @@ static void case_help(void)
     run_cmd(RR("--version"), 0, 10000, &r, NULL);
     expect_status(&r, 0, "--version");
     expect_out(&r, "rivetrun", "--version");
-    run_cmd(RR("--hosts", "a,b", "-n", "2", (char *)prog), 0, 10000, &r, NULL);
-    expect_status(&r, 2, "--hosts");
-    expect_out(&r, "not supported yet", "--hosts");
+    run_cmd(RR("--hosts", "a,b", "--hostfile", "/dev/null", "-n", "2", (char *)prog), 0, 10000,
+            &r, NULL);
+    expect_status(&r, 2, "--hosts and --hostfile");
+    expect_out(&r, "give the hosts once", "--hosts and --hostfile");
     run_cmd(RR("-n", "0", (char *)prog), 0, 10000, &r, NULL);
     expect_status(&r, 2, "-n 0");
     run_cmd(RR((char *)prog), 0, 10000, &r, NULL);
@@ -371,7 +384,187 @@ static void case_lost(void)
     if (el > 5000) FAIL("lost: took %lld ms", el);
 }
 
+/* ---- multi-host: every "host" is this machine, reached through fake_ssh.sh ---- */
+
+static char *mh_env[] = {NULL, NULL};
+
+static void mh_setup(void)
+{
+    static char ssh[4200];
+    snprintf(ssh, sizeof ssh, "RIVET_SSH=%s", fake_ssh ? fake_ssh : "/bin/false");
+    mh_env[0] = ssh;
+    if (!fake_ssh) FAIL("multi-host case without the fake_ssh.sh argument");
+}
+
+/* Output forwarded from every host; ranks inherit only their own socket (boot_prog
+ * "ok" checks that: no agent or launcher socket leaks into a rank); cleanup. */
+static void case_mh_ok(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("--hosts", "h1,h2", "-n", "4", (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 0, "mh_ok");
+    expect_shm_clean(&r, 4, "mh_ok");
+    expect_faster(&r, 10000, "mh_ok");
+}
+
+/* Placement: blocks per host, slots, rounds, hostfile syntax; and bad host lists. */
+static void case_mh_place(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("-v", "--hosts", "h1:1,h2:1", "-n", "4", (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 0, "mh_place rounds");
+    expect_out(&r, "host h1 (ranks 0-1)", "mh_place rounds");
+    expect_out(&r, "host h2 (ranks 2-3)", "mh_place rounds");
+    run_cmd(RR("-v", "--hosts", "h1:3,h2:2,h3", "-n", "4", (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 0, "mh_place slots");
+    expect_out(&r, "host h1 (ranks 0-2)", "mh_place slots");
+    expect_out(&r, "host h2 (rank 3)", "mh_place slots");
+    if (strstr(r.out, "host h3 (")) FAIL("mh_place slots: h3 got ranks although h1, h2 had room");
+
+    char path[] = "/tmp/rivet-hostfile-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) { FAIL("mkstemp: %s", strerror(errno)); return; }
+    const char *hf = "# two hosts\n  h1 slots=2   # first\n\nh2:1\nh1\n";
+    if (write(fd, hf, strlen(hf)) != (ssize_t)strlen(hf)) FAIL("write hostfile");
+    close(fd);
+    run_cmd(RR("-v", "--hostfile", path, (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 0, "mh_place hostfile");
+    expect_out(&r, "4 rank(s)", "mh_place hostfile (N = slots, h1 named twice: 3 slots)");
+    expect_out(&r, "host h1 (ranks 0-2)", "mh_place hostfile");
+    expect_out(&r, "host h2 (rank 3)", "mh_place hostfile");
+    fd = open(path, O_WRONLY | O_TRUNC);
+    hf = "h1\nh2 cores=4\n";
+    if (fd < 0 || write(fd, hf, strlen(hf)) != (ssize_t)strlen(hf)) FAIL("write hostfile");
+    if (fd >= 0) close(fd);
+    run_cmd(RR("--hostfile", path, (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 2, "mh_place bad hostfile");
+    expect_out(&r, "line 2: expected 'host', 'host:N' or 'host slots=N'", "mh_place bad hostfile");
+    unlink(path);
+    run_cmd(RR("--hostfile", "/nonexistent/hostfile", (char *)prog, "ok"), 0, 20000, &r, mh_env);
+    expect_status(&r, 2, "mh_place missing hostfile");
+    expect_out(&r, "/nonexistent/hostfile", "mh_place missing hostfile");
+
+    run_cmd(RR("--hosts", "h1,-oProxyCommand=x", "-n", "2", (char *)prog, "ok"), 0, 10000, &r, mh_env);
+    expect_status(&r, 2, "mh_place option as host");
+    expect_out(&r, "invalid host name '-oProxyCommand=x'", "mh_place option as host");
+    run_cmd(RR("--hosts", "h1:0", (char *)prog, "ok"), 0, 10000, &r, mh_env);
+    expect_status(&r, 2, "mh_place 0 slots");
+    expect_out(&r, "invalid slot count", "mh_place 0 slots");
+}
+
+static void case_mh_sigkill(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("--hosts", "h1:2,h2:2", (char *)prog, "sigkill", "3"), 0, 20000, &r, mh_env);
+    expect_status(&r, 128 + SIGKILL, "mh_sigkill");
+    expect_out(&r, "rivetrun: rank 3 (pid ", "mh_sigkill");
+    expect_out(&r, " on host h2) was killed by signal SIGKILL", "mh_sigkill");
+    expect_out(&r, "rivetrun: terminating the job", "mh_sigkill");
+    expect_faster(&r, 5000, "mh_sigkill");
+    expect_shm_clean(&r, 4, "mh_sigkill");
+}
+
+static void case_mh_exit(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("--hosts", "h1,h2", "-n", "4", (char *)prog, "exit", "2", "3"), 0, 20000, &r, mh_env);
+    expect_status(&r, 3, "mh_exit");
+    expect_out(&r, " on host h2) exited with status 3", "mh_exit");
+    run_cmd(RR("--hosts", "h1,h2", "-n", "4", (char *)prog, "exitjob", "3", "7"), 0, 20000, &r,
+            mh_env);
+    expect_status(&r, 7, "mh_exit gasnet_exit");
+    expect_out(&r, " on host h2) called gasnet_exit(7)", "mh_exit gasnet_exit");
+    expect_faster(&r, 5000, "mh_exit gasnet_exit");
+    run_cmd(RR("--hosts", "h1,h2", "-n", "2", "/nonexistent/rivet-no-such-program"), 0, 10000, &r,
+            mh_env);
+    expect_status(&r, 127, "mh_exit noexec");
+    expect_out(&r, "cannot run '/nonexistent/rivet-no-such-program' on host h", "mh_exit noexec");
+}
+
+/* Timeout, SIGTERM to rivetrun, and rivetrun killed outright: no rank, orphan or
+ * agent may survive (run_cmd waits for the output pipe to close). */
+static void case_mh_kill(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("--timeout", "2", "--hosts", "h1,h2", "-n", "3", (char *)prog, "hang"), 0, 20000, &r,
+            mh_env);
+    expect_status(&r, 124, "mh_kill timeout");
+    expect_faster(&r, 4500, "mh_kill timeout");
+    expect_ranks_gone(&r, 4, "mh_kill timeout");
+    run_cmd(RR("--hosts", "h1,h2", "-n", "3", (char *)prog, "ready"), 3, 20000, &r, mh_env);
+    expect_status(&r, 128 + SIGTERM, "mh_kill sigterm");
+    if (r.after_sig < 0 || r.after_sig > 5000) FAIL("mh_kill sigterm: exit %lld ms after SIGTERM", r.after_sig);
+    expect_ranks_gone(&r, 4, "mh_kill sigterm");
+    ready_sig = SIGKILL;
+    run_cmd(RR("--hosts", "h1,h2", "-n", "3", (char *)prog, "ready"), 3, 20000, &r, mh_env);
+    ready_sig = SIGTERM;
+    if (WIFEXITED(r.status) || WTERMSIG(r.status) != SIGKILL) FAIL("mh_kill sigkill: not killed");
+    expect_out(&r, "lost the connection to the launcher", "mh_kill sigkill");
+    expect_ranks_gone(&r, 4, "mh_kill sigkill");
+}
+
+/* A host that cannot be reached is named, and the ranks already started elsewhere go. */
+static void case_mh_unreachable(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("--hosts", "h1,unreachable-h3", "-n", "4", (char *)prog, "ready"), 0, 20000, &r,
+            mh_env);
+    expect_status(&r, 1, "mh_unreachable");
+    expect_out(&r, "cannot start ranks 2-3 on host unreachable-h3", "mh_unreachable");
+    expect_out(&r, "exited with status 255", "mh_unreachable");
+    expect_faster(&r, 5000, "mh_unreachable");
+    expect_ranks_gone(&r, 0, "mh_unreachable");
+    /* an agent that cannot reach the launcher says where it tried */
+    char *env2[] = {mh_env[0], "RIVET_LAUNCH_ADDR=127.0.0.1,no-such-host.invalid", NULL};
+    run_cmd(RR("--hosts", "h1", "-n", "1", (char *)prog, "ok"), 0, 20000, &r, env2);
+    expect_status(&r, 0, "mh_unreachable second address");
+    char *env3[] = {mh_env[0], "RIVET_LAUNCH_ADDR=no-such-host.invalid", NULL};
+    run_cmd(RR("--hosts", "h1", "-n", "1", (char *)prog, "ok"), 0, 20000, &r, env3);
+    expect_status(&r, 1, "mh_unreachable launcher");
+    expect_out(&r, "cannot reach the launcher (tried no-such-host.invalid", "mh_unreachable launcher");
+    expect_out(&r, "cannot start rank 0 on host h1", "mh_unreachable launcher");
+    run_cmd(RR("--hosts", "h1", "-n", "1", (char *)prog, "ok"), 0, 20000, &r,
+            (char *[]){"RIVET_SSH=/nonexistent/ssh", NULL});
+    expect_status(&r, 1, "mh_unreachable no ssh");
+    expect_out(&r, "cannot run the remote shell '/nonexistent/ssh' for host h1", "mh_unreachable no ssh");
+}
+
+/* A process that does not know the job secret is refused; the job goes on. */
+static void case_mh_secret(void)
+{
+    run_t r;
+    mh_setup();
+    run_cmd(RR("-v", "--hosts", "h1,intruder-h2", "-n", "4", (char *)prog, "ok"), 0, 20000, &r,
+            mh_env);
+    expect_status(&r, 0, "mh_secret");
+    expect_out(&r, "it did not prove that it knows the job secret", "mh_secret");
+    expect_out(&r, "refused this agent", "mh_secret");
+    expect_out(&r, "fake_ssh: the stranger was turned away", "mh_secret");
+    expect_shm_clean(&r, 4, "mh_secret");
+    /* The secret is never on a command line, where other users could read it. */
+    const char *sec = strstr(r.out, "job secret ");
+    const char *cmd = strstr(r.out, "'--agent'");
+    if (!sec || !cmd) {
+        FAIL("mh_secret: -v did not show the secret and the remote command");
+    } else {
+        char secret[33];
+        snprintf(secret, sizeof secret, "%.32s", sec + 11);
+        const char *eol = strchr(cmd, '\n');
+        const char *hit = strstr(cmd, secret);
+        if (hit && (!eol || hit < eol)) FAIL("mh_secret: the secret is on the remote command line");
+    }
+}
+
 static const struct { const char *name; void (*fn)(void); } cases[] = {
+    {"mh_ok", case_mh_ok},       {"mh_place", case_mh_place}, {"mh_sigkill", case_mh_sigkill},
+    {"mh_exit", case_mh_exit},   {"mh_kill", case_mh_kill},   {"mh_unreachable", case_mh_unreachable},
+    {"mh_secret", case_mh_secret},
     {"exitjob", case_exitjob}, {"allexit", case_allexit},   {"sigkill", case_sigkill},   {"timeout", case_timeout},
     {"ok", case_ok},           {"exitcode", case_exitcode}, {"noexec", case_noexec},
     {"help", case_help},       {"sigterm", case_sigterm},   {"mismatch", case_mismatch},
@@ -381,11 +574,12 @@ static const struct { const char *name; void (*fn)(void); } cases[] = {
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: launcher_test RIVETRUN BOOT_PROG CASE|all\n");
+        fprintf(stderr, "usage: launcher_test RIVETRUN BOOT_PROG CASE|all [FAKE_SSH]\n");
         return 2;
     }
     rivetrun = argv[1];
     prog = argv[2];
+    fake_ssh = argc > 4 ? argv[4] : NULL;
     int ran = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[3], "all") == 0 || strcmp(argv[3], cases[i].name) == 0) {

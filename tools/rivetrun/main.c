@@ -32,7 +32,7 @@ void rv_run_log(rv_run_job_t *job, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rivetrun: %s\n", msg);
+    fprintf(stderr, "rivetrun%s: %s\n", job->where, msg);   /* an agent says where it runs */
 }
 
 static void rv_run_usage(FILE *f)
@@ -45,9 +45,11 @@ static void rv_run_help(void)
 {
     printf(
 "usage: rivetrun [options] -n N program [args...]\n"
+"       rivetrun [options] [-n N] --hosts H1[:S1],H2[:S2],... program [args...]\n"
 "\n"
-"Starts N processes (ranks) of a Rivet (GASNet-EX) program on this host, serves\n"
-"their bootstrap (allgather, barrier), and returns the job's exit status.\n"
+"Starts N processes (ranks) of a Rivet (GASNet-EX) program on this host, or on the\n"
+"hosts given, serves their bootstrap (allgather, barrier), and returns the job's\n"
+"exit status.\n"
 "\n"
 "Options (they come before the program; everything after it is its arguments):\n"
 "  -n N, -np N, --np N   number of ranks to start (required, 1 or more)\n"
@@ -60,7 +62,14 @@ static void rv_run_help(void)
 "  --help-env            the environment variables Rivet reads, with defaults\n"
 "  --help-env --markdown the same as a Markdown table\n"
 "  --version             print the version\n"
-"  --hosts H1,H2 / --hostfile F   multi-host jobs: not supported yet\n"
+"  --hosts H1,H2,...     run on these hosts, reached with the remote shell\n"
+"                        $RIVET_SSH (default 'ssh -x'); H:S gives host H S slots\n"
+"  --hostfile F          the hosts, one per line: 'host', 'host:S' or 'host slots=S'\n"
+"                        ('#' starts a comment). Ranks go in blocks of consecutive\n"
+"                        ranks: each host up to its slots (default 1) in order,\n"
+"                        round after round; without -n, N is the sum of the slots\n"
+"  -x NAME[=VALUE]       also give NAME to the ranks on the other hosts (RIVET_*,\n"
+"                        GASNET_* and FI_* variables always go)\n"
 "  --                    ends the options\n"
 "\n"
 "Environment given to every rank (the rest of rivetrun's environment is inherited):\n"
@@ -72,7 +81,10 @@ static void rv_run_help(void)
 "                     shared-memory objects are /dev/shm/rivet-<secret>-*\n"
 "\n"
 "Ranks inherit rivetrun's stdin, stdout and stderr: their output is not buffered or\n"
-"reordered by rivetrun.\n"
+"reordered by rivetrun. With --hosts, the output comes back through the remote\n"
+"shell, stdin is /dev/null, and rivetrun listens on a TCP port (RIVET_LAUNCH_PORTS)\n"
+"for the rivetrun agent each host starts; an agent must prove it knows the job\n"
+"secret before anything else is accepted.\n"
 "\n"
 "The job ends when every rank has exited. If a rank exits non-zero or is killed by\n"
 "a signal, the other ranks get SIGTERM and, %d ms later, SIGKILL. If a rank calls\n"
@@ -87,13 +99,15 @@ static void rv_run_help(void)
 "           SIGTERM, SIGHUP or SIGQUIT\n"
 "  124      --timeout expired\n"
 "  127      the program could not be started (not found, not executable)\n"
-"  1        bootstrap error (e.g. ranks passed different allgather lengths)\n"
+"  1        bootstrap error (e.g. ranks passed different allgather lengths), or\n"
+"           a host could not be reached or was lost\n"
 "  2        bad command line\n"
 "\n"
 "Examples:\n"
 "  rivetrun -n 4 ./hello\n"
 "  rivetrun --timeout 60 -np 2 ./bench --iters 1000\n"
 "  rivetrun -v -n 2 env            # shows what a rank is given\n"
+"  rivetrun --hosts node1:4,node2:4 ./app   # 8 ranks: 0-3 on node1, 4-7 on node2\n"
 "  rivetrun --help-env --markdown > env.md\n",
         RV_RUN_GRACE_MS, RV_RUN_EXIT_WINDOW_MS);
 }
@@ -152,9 +166,21 @@ static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
             if (!val) goto missing;
             o->transport = val;
         } else if (RV_RUN_VALUE("--hosts") || RV_RUN_VALUE("--hostfile")) {
-            fprintf(stderr, "rivetrun: %s: multi-host jobs are not supported yet (planned: ssh "
-                    "launch); rivetrun runs every rank on this host, so leave out %s\n", a, a);
-            return RV_RUN_EXIT_USAGE;
+            if (!val) goto missing;
+            int file = a[6] == 'f';
+            if (o->hosts_from) {
+                fprintf(stderr, "rivetrun: give the hosts once: --hosts or --hostfile\n");
+                return RV_RUN_EXIT_USAGE;
+            }
+            o->hosts_from = file ? val : "--hosts";
+            if (file ? rv_run_hosts_file(o, val) : rv_run_hosts_add(o, val, "--hosts"))
+                return RV_RUN_EXIT_USAGE;
+        } else if (RV_RUN_VALUE("-x") || RV_RUN_VALUE("--export")) {
+            if (!val) goto missing;
+            char **x = realloc(o->exports, (o->nexports + 1) * sizeof *x);
+            if (!x) return RV_RUN_EXIT_ERROR;
+            o->exports = x;
+            x[o->nexports++] = (char *)val;
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o->verbose++;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -194,7 +220,7 @@ static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
         rv_run_usage(stderr);
         return RV_RUN_EXIT_USAGE;
     }
-    if (o->np == 0) {
+    if (o->np == 0 && !o->nhosts) {
         fprintf(stderr, "rivetrun: the number of ranks is required (-n N)\n");
         rv_run_usage(stderr);
         return RV_RUN_EXIT_USAGE;
@@ -203,13 +229,41 @@ static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
     return -1;
 }
 
+static void rv_run_opts_free(rv_run_opts_t *o)
+{
+    for (uint32_t h = 0; h < o->nhosts; h++) free(o->hosts[h].name);
+    free(o->hosts);
+    free(o->exports);
+    o->hosts = NULL;
+    o->nhosts = 0;
+    o->exports = NULL;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--agent") == 0) return rv_run_agent_main(argc, argv);
     rv_run_job_t job;
     memset(&job, 0, sizeof job);
     job.sigfd = -1;
+    job.where = "";
     int rc = rv_run_parse(argc, argv, &job.opt);
-    if (rc >= 0) return rc;
+    if (rc >= 0) {
+        rv_run_opts_free(&job.opt);
+        return rc;
+    }
+    if (job.opt.nhosts) {
+        rv_config_load();   /* RIVET_SSH, RIVET_LAUNCH_* */
+        uint32_t *first = calloc(job.opt.nhosts, sizeof *first);
+        uint32_t *count = calloc(job.opt.nhosts, sizeof *count);
+        rc = !first || !count || rv_run_hosts_place(&job.opt, first, count);
+        free(first);
+        free(count);
+        if (rc) {
+            rv_run_opts_free(&job.opt);
+            return RV_RUN_EXIT_USAGE;
+        }
+    }
+    job.size = job.opt.np;
 
     /* With stdin/out/err closed, our sockets could land on 0-2 and be clobbered. */
     for (int fd = 0; fd < 3; fd++)
@@ -240,19 +294,24 @@ int main(int argc, char **argv)
         fprintf(stderr, "rivetrun: out of memory for %u ranks\n", (unsigned)job.opt.np);
         return RV_RUN_EXIT_ERROR;
     }
-    for (uint32_t r = 0; r < job.opt.np; r++) job.rank[r].fd = -1;
+    for (uint32_t r = 0; r < job.opt.np; r++) {
+        job.rank[r].fd = -1;
+        job.rank[r].host = UINT32_MAX;
+    }
     job.coll_seq = 1;
     if (job.opt.timeout > 0)
         job.timeout_at_ms = rv_run_now_ms() + (int64_t)(job.opt.timeout * 1000.0 + 0.5);
     rv_run_log(&job, "job secret %s, %u rank(s) of %s", job.secret, (unsigned)job.opt.np,
                job.opt.argv[0]);
 
-    rc = rv_run_spawn_all(&job);
+    rc = job.opt.nhosts ? rv_run_remote_start(&job) : rv_run_spawn_all(&job);
     if (rc == 0) rc = rv_run_serve(&job);
+    rv_run_remote_fini(&job);
     rv_run_reap_orphans(&job);
     rv_run_shm_cleanup(&job);
     rv_run_log(&job, "job done, exit status %d", rc);
     free(job.rank);
+    rv_run_opts_free(&job.opt);
     close(job.sigfd);
     return rc;
 }

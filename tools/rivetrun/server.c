@@ -15,7 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void rv_run_close_rank(rv_run_job_t *job, rv_run_rank_t *rk);
+const char *rv_run_rank_where(rv_run_job_t *job, uint32_t r, char *buf, size_t n)
+{
+    rv_run_rank_t *rk = &job->rank[r];
+    if (rk->host == UINT32_MAX) snprintf(buf, n, "pid %ld", (long)rk->pid);
+    else rv_run_remote_where(job, r, buf, n);
+    return buf;
+}
 
 /* SIGTERM to every running rank that is not already on its way out. */
 static void rv_run_term(rv_run_job_t *job, int only_blocked)
@@ -25,7 +31,7 @@ static void rv_run_term(rv_run_job_t *job, int only_blocked)
         if (rk->reaped || rk->exiting || rk->termed) continue;
         /* Blocked: it contributed to a collective that can no longer complete. */
         if (only_blocked && !(job->coll_has_len && rk->ncoll == job->coll_seq)) continue;
-        kill(rk->pid, SIGTERM);
+        rv_run_kill_rank(job, r, SIGTERM);
         rk->termed = 1;
     }
 }
@@ -47,7 +53,7 @@ void rv_run_end(rv_run_job_t *job, int code, int window_ms)
 }
 
 /* A failure: say so and end the job at once. */
-static void rv_run_end_failed(rv_run_job_t *job, int code)
+void rv_run_end_failed(rv_run_job_t *job, int code)
 {
     int alive = 0;
     for (uint32_t r = 0; r < job->nspawned; r++) alive |= !job->rank[r].reaped;
@@ -56,9 +62,7 @@ static void rv_run_end_failed(rv_run_job_t *job, int code)
 }
 
 /* A fatal problem of the bootstrap itself (not of one rank's exit). */
-static void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
+void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
 {
     if (job->ending) return;
     char msg[512];
@@ -70,7 +74,7 @@ static void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
     rv_run_end_failed(job, RV_RUN_EXIT_ERROR);
 }
 
-static void rv_run_result_put(rv_run_result_t *res)
+void rv_run_result_put(rv_run_result_t *res)
 {
     if (res && --res->refs == 0) {
         free(res->bytes);
@@ -79,7 +83,7 @@ static void rv_run_result_put(rv_run_result_t *res)
 }
 
 /* Pushes as much of the pending result to rank r as its socket takes now. */
-static void rv_run_flush(rv_run_job_t *job, rv_run_rank_t *rk)
+void rv_run_flush(rv_run_job_t *job, rv_run_rank_t *rk)
 {
     rv_run_result_t *res = rk->out;
     while (res && rk->fd >= 0) {
@@ -115,7 +119,7 @@ static void rv_run_flush(rv_run_job_t *job, rv_run_rank_t *rk)
     }
 }
 
-static void rv_run_close_rank(rv_run_job_t *job, rv_run_rank_t *rk)
+void rv_run_close_rank(rv_run_job_t *job, rv_run_rank_t *rk)
 {
     (void)job;
     if (rk->fd >= 0) close(rk->fd);
@@ -132,11 +136,12 @@ static void rv_run_check_deadlock(rv_run_job_t *job)
     for (uint32_t r = 0; r < job->opt.np; r++) {
         rv_run_rank_t *rk = &job->rank[r];
         if (rk->reaped && rk->ncoll < job->coll_seq) {
-            rv_run_fail(job, "rank %u (pid %ld) exited with status 0 without joining bootstrap "
+            char wb[160];
+            rv_run_fail(job, "rank %u (%s) exited with status 0 without joining bootstrap "
                         "collective #%u, which rank %u already waits in (a rank returned from "
                         "main while the others are still in start-up or a barrier?)",
-                        (unsigned)r, (long)rk->pid, (unsigned)job->coll_seq,
-                        (unsigned)job->coll_first);
+                        (unsigned)r, rv_run_rank_where(job, r, wb, sizeof wb),
+                        (unsigned)job->coll_seq, (unsigned)job->coll_first);
             return;
         }
     }
@@ -175,6 +180,7 @@ static void rv_run_coll_complete(rv_run_job_t *job)
         rk->out_off = 0;
         rv_run_flush(job, rk);
     }
+    if (job->remote) rv_run_remote_result(job, res);
     rv_run_result_put(res);
 }
 
@@ -242,14 +248,15 @@ static void rv_run_record(rv_run_job_t *job, uint32_t r, const rv_boot_hdr_t *h,
         return;
     case RV_BOOT_EXIT: {
         int code = (int)h->arg & 0xff;
+        char wb[160];
         rk->exiting = 1;
         if (job->ending) return;
         if (code)
-            fprintf(stderr, "rivetrun: rank %u (pid %ld) called gasnet_exit(%d); terminating "
-                    "the job\n", (unsigned)r, (long)rk->pid, code);
+            fprintf(stderr, "rivetrun: rank %u (%s) called gasnet_exit(%d); terminating "
+                    "the job\n", (unsigned)r, rv_run_rank_where(job, r, wb, sizeof wb), code);
         else
-            rv_run_log(job, "rank %u (pid %ld) called gasnet_exit(0); ending the job",
-                       (unsigned)r, (long)rk->pid);
+            rv_run_log(job, "rank %u (%s) called gasnet_exit(0); ending the job",
+                       (unsigned)r, rv_run_rank_where(job, r, wb, sizeof wb));
         rv_run_end(job, code, RV_RUN_EXIT_WINDOW_MS);
         return;
     }
@@ -302,7 +309,33 @@ static void rv_run_drain(rv_run_job_t *job, uint32_t r)
     }
 }
 
-static void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
+void rv_run_remote_record(rv_run_job_t *job, uint32_t r, const void *rec, size_t len, int trunc)
+{
+    rv_run_rank_t *rk = &job->rank[r];
+    rv_boot_hdr_t h;
+    if (rk->reaped) return;
+    if (len < sizeof h || trunc || (memcpy(&h, rec, sizeof h), h.magic != RV_BOOT_MAGIC)) {
+        rv_run_fail(job, "protocol error: malformed record from rank %u (is it linked with "
+                    "the same Rivet version as rivetrun?)", (unsigned)r);
+        return;
+    }
+    size_t plen = len - sizeof h;
+    if (job->ending && h.type != RV_BOOT_EXIT && h.type != RV_BOOT_FINI) return;
+    /* Contribution bytes go to their place in the gather buffer, as rv_run_drain's
+     * receive does for a local rank: never more than the contribution has left. */
+    if (h.type == RV_BOOT_DATA && rk->in_gather) {
+        if (plen > job->coll_len - rk->in_got) {
+            rv_run_fail(job, "protocol error: rank %u sent more data than its contribution "
+                        "to bootstrap collective #%u", (unsigned)r, (unsigned)job->coll_seq);
+            return;
+        }
+        memcpy(job->coll_buf + (size_t)job->coll_len * r + rk->in_got,
+               (const unsigned char *)rec + sizeof h, plen);
+    }
+    rv_run_record(job, r, &h, plen);
+}
+
+void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
 {
     rv_run_rank_t *rk = &job->rank[r];
     rk->reaped = 1;
@@ -310,18 +343,18 @@ static void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
     rv_run_drain(job, r);   /* e.g. an EXIT record sent just before dying */
     rv_run_close_rank(job, rk);
     if (job->ending) return;
-    char sb[16];
+    char sb[16], wb[160];
+    rv_run_rank_where(job, r, wb, sizeof wb);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        rv_run_log(job, "rank %u (pid %ld) exited with status 0", (unsigned)r, (long)rk->pid);
+        rv_run_log(job, "rank %u (%s) exited with status 0", (unsigned)r, wb);
         rv_run_check_deadlock(job);
     } else if (WIFEXITED(status)) {
-        fprintf(stderr, "rivetrun: rank %u (pid %ld) exited with status %d\n", (unsigned)r,
-                (long)rk->pid, WEXITSTATUS(status));
+        fprintf(stderr, "rivetrun: rank %u (%s) exited with status %d\n", (unsigned)r, wb,
+                WEXITSTATUS(status));
         rv_run_end_failed(job, WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
-        fprintf(stderr, "rivetrun: rank %u (pid %ld) was killed by signal %s%s\n", (unsigned)r,
-                (long)rk->pid, rv_run_signame(WTERMSIG(status), sb),
-                WCOREDUMP(status) ? " (core dumped)" : "");
+        fprintf(stderr, "rivetrun: rank %u (%s) was killed by signal %s%s\n", (unsigned)r, wb,
+                rv_run_signame(WTERMSIG(status), sb), WCOREDUMP(status) ? " (core dumped)" : "");
         rv_run_end_failed(job, 128 + WTERMSIG(status));
     }
 }
@@ -345,8 +378,9 @@ static void rv_run_signals(rv_run_job_t *job)
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid <= 0) break;
+        if (job->remote && rv_run_remote_child(job, pid, status)) continue;
         for (uint32_t r = 0; r < job->nspawned; r++)
-            if (job->rank[r].pid == pid && !job->rank[r].reaped) {
+            if (job->rank[r].pid == pid && !job->rank[r].reaped && job->rank[r].host == UINT32_MAX) {
                 rv_run_reaped(job, r, status);
                 break;
             }
@@ -356,7 +390,8 @@ static void rv_run_signals(rv_run_job_t *job)
 int rv_run_serve(rv_run_job_t *job)
 {
     uint32_t np = job->opt.np;
-    struct pollfd *pfd = calloc(np + 1, sizeof *pfd);
+    int nremote = job->remote ? rv_run_remote_npoll(job) : 0;
+    struct pollfd *pfd = calloc(np + 1 + (size_t)nremote, sizeof *pfd);
     if (!pfd) {
         fprintf(stderr, "rivetrun: out of memory\n");
         rv_run_signal_all(job, SIGKILL, UINT32_MAX);
@@ -365,9 +400,12 @@ int rv_run_serve(rv_run_job_t *job)
     for (;;) {
         uint32_t alive = 0;
         for (uint32_t r = 0; r < np; r++) alive += !job->rank[r].reaped;
-        if (!alive) break;
+        if (!alive && !(job->remote && rv_run_remote_busy(job))) break;
+        if (!alive)   /* only remote shells and agents are finishing: their own deadlines */
+            job->timeout_at_ms = job->term_at_ms = job->kill_at_ms = job->giveup_at_ms = 0;
 
         int64_t now = rv_run_now_ms();
+        int64_t rnext = job->remote ? rv_run_remote_tick(job, now) : 0;
         if (job->timeout_at_ms && now >= job->timeout_at_ms) {
             fprintf(stderr, "rivetrun: job timed out after %s s; killed\n", job->opt.timeout_str);
             rv_run_end(job, RV_RUN_EXIT_TIMEOUT, 0);
@@ -382,12 +420,13 @@ int rv_run_serve(rv_run_job_t *job)
             job->kill_at_ms = 0;
             job->giveup_at_ms = now + RV_RUN_REAP_MS;
         }
-        if (job->giveup_at_ms && now >= job->giveup_at_ms) {
+        if (alive && job->giveup_at_ms && now >= job->giveup_at_ms) {
             fprintf(stderr, "rivetrun: %u rank(s) did not die after SIGKILL; giving up on them\n",
                     (unsigned)alive);
             break;
         }
         int64_t next = job->timeout_at_ms;
+        if (rnext && (!next || rnext < next)) next = rnext;
         if (job->term_at_ms && (!next || job->term_at_ms < next)) next = job->term_at_ms;
         if (job->kill_at_ms && (!next || job->kill_at_ms < next)) next = job->kill_at_ms;
         if (job->giveup_at_ms && (!next || job->giveup_at_ms < next)) next = job->giveup_at_ms;
@@ -401,7 +440,8 @@ int rv_run_serve(rv_run_job_t *job)
             pfd[r + 1].events = POLLIN | (job->rank[r].out ? POLLOUT : 0);
             pfd[r + 1].revents = 0;
         }
-        int n = poll(pfd, np + 1, wait_ms);
+        if (nremote) rv_run_remote_fill(job, pfd + np + 1);
+        int n = poll(pfd, np + 1 + (nfds_t)nremote, wait_ms);
         if (n < 0) {
             if (errno == EINTR) continue;
             fprintf(stderr, "rivetrun: poll failed: %s\n", strerror(errno));
@@ -416,6 +456,7 @@ int rv_run_serve(rv_run_job_t *job)
             if (re & (POLLIN | POLLHUP | POLLERR)) rv_run_drain(job, r);
             if (job->rank[r].out) rv_run_flush(job, &job->rank[r]);
         }
+        if (nremote) rv_run_remote_events(job, pfd + np + 1);
         if (pfd[0].revents) rv_run_signals(job);
     }
     free(pfd);

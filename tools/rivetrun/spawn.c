@@ -31,9 +31,9 @@ static void rv_run_child(rv_run_job_t *job, uint32_t r, int sock, int errfd, pid
     char num[32];
     snprintf(num, sizeof num, "%d", sock);
     if (setenv(RV_BOOT_ENV_FD, num, 1)) goto fail;
-    snprintf(num, sizeof num, "%u", (unsigned)r);
+    snprintf(num, sizeof num, "%u", (unsigned)(job->rank_base + r));
     if (setenv(RV_BOOT_ENV_RANK, num, 1)) goto fail;
-    snprintf(num, sizeof num, "%u", (unsigned)job->opt.np);
+    snprintf(num, sizeof num, "%u", (unsigned)job->size);
     if (setenv(RV_BOOT_ENV_SIZE, num, 1)) goto fail;
     if (setenv(RV_BOOT_ENV_SECRET, job->secret, 1)) goto fail;
     if (job->opt.transport && setenv("RIVET_TRANSPORT", job->opt.transport, 1)) goto fail;
@@ -97,6 +97,7 @@ int rv_run_spawn_all(rv_run_job_t *job)
             return RV_RUN_EXIT_ERROR;
         }
         rk->pid = pid;
+        rk->host = UINT32_MAX;
         rk->fd = sv[0];
         job->nspawned = r + 1;
         (void)fcntl(rk->fd, F_SETFL, fcntl(rk->fd, F_GETFL) | O_NONBLOCK);
@@ -109,20 +110,28 @@ int rv_run_spawn_all(rv_run_job_t *job)
         close(ep[0]);
         if (n > 0) {
             const char *prog = job->opt.argv[0];
-            fprintf(stderr, "rivetrun: cannot run '%s': %s%s\n", prog, strerror(err),
-                    err == ENOENT && !strchr(prog, '/') ? " (not found in PATH)" : "");
+            fprintf(stderr, "rivetrun: cannot run '%s'%s: %s%s\n", prog, job->where,
+                    strerror(err), err == ENOENT && !strchr(prog, '/') ? " (not found in PATH)" : "");
             rv_run_abort_spawn(job);
             return RV_RUN_EXIT_NOEXEC;
         }
-        rv_run_log(job, "rank %u: pid %ld", (unsigned)r, (long)pid);
+        rv_run_log(job, "rank %u: pid %ld", (unsigned)(job->rank_base + r), (long)pid);
     }
     return 0;
+}
+
+void rv_run_kill_rank(rv_run_job_t *job, uint32_t r, int sig)
+{
+    rv_run_rank_t *rk = &job->rank[r];
+    if (rk->reaped) return;
+    if (rk->host == UINT32_MAX) kill(rk->pid, sig);   /* unreaped: the pid is still ours */
+    else rv_run_remote_signal(job, r, sig);
 }
 
 void rv_run_signal_all(rv_run_job_t *job, int sig, uint32_t except)
 {
     for (uint32_t r = 0; r < job->nspawned; r++)
-        if (!job->rank[r].reaped && r != except) kill(job->rank[r].pid, sig);
+        if (r != except) rv_run_kill_rank(job, r, sig);
 }
 
 /* Our children that are not ranks: processes a rank started and left behind,

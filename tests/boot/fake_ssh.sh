@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/boot/fake_ssh.sh: stands in for ssh in the multi-host launch tests (RIVET_SSH): runs
+# the command on this machine as if on HOST, with RIVET_HOSTNAME=HOST so that every "host"
+# is its own host and neighbourhood to Rivet.
+# usage: fake_ssh.sh [-option...] HOST COMMAND...
+# Hosts named unreachable*: fail the way ssh does (exit 255, message on stderr).
+# Hosts named intruder*: first a stranger who does not know the job secret runs the same
+# command line (it must be refused), then the real command runs.
+while [ $# -gt 0 ]; do
+  case $1 in -*) shift ;; *) break ;; esac
+done
+host=$1
+shift
+case $host in
+  unreachable*)
+    echo "ssh: Could not resolve hostname $host: Name or service not known" >&2
+    exit 255 ;;
+  intruder*)
+    if echo 0123456789abcdef0123456789abcdef | RIVET_HOSTNAME=$host sh -c "$*"; then
+      echo "fake_ssh: FAIL: an agent with a wrong secret was let in" >&2
+      exit 99
+    fi
+    echo "fake_ssh: the stranger was turned away" >&2 ;;
+esac
+RIVET_HOSTNAME=$host
+export RIVET_HOSTNAME
+exec sh -c "$*"

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tools/rivet-info/main.c: rivet-info's command line; starts a client (singleton, or a job under
+ * rivetrun) and prints the sections asked for from rank 0. */
+#include "info.h"
+#include "core/core.h"
+
+#include <gasnet_coll.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { S_VERSION = 1, S_JOB = 2, S_TRANSPORTS = 4, S_LIMITS = 8, S_ENV = 16, S_ATOMICS = 32 };
+
+static void rv_info_usage(FILE *f)
+{
+    fputs(
+"usage: rivet-info [options]\n"
+"       rivetrun [rivetrun options] -n N rivet-info [options]\n"
+"\n"
+"Prints what Rivet would do for this job: version and transports built, the job's\n"
+"layout, the transport chosen and why, limits, the configuration in effect, and the\n"
+"implementation of atomic domains. Run alone it describes a one-process job; under\n"
+"rivetrun (with --hosts, RIVET_PSHM=0, RIVET_TRANSPORT=...) the job it is part of.\n"
+"Rank 0 prints. Without section options every section is printed.\n"
+"\n"
+"Sections:\n"
+"  --version              version and the transports built into the library\n"
+"  --job                  ranks, hosts, neighbourhoods\n"
+"  --transports           each transport: priority, accepts/declines this job; the\n"
+"                         one selected and why\n"
+"  --limits               AM argument and payload limits (LUB, to self, to a\n"
+"                         neighbourhood peer, to another neighbourhood), segment sizes\n"
+"  --env                  every RIVET_* setting in effect and where it came from\n"
+"  --atomics T:OPS[:FLAGS]  the implementation gex_AD_Create picks for type T and the\n"
+"                         op set OPS (e.g. U64:FADD,CAS  DBL:ALL  I32:SET,GET:FAVOR_REMOTE);\n"
+"                         may be repeated\n"
+"Other:\n"
+"  --shape N[/H]          also: the transport a job of N ranks on H hosts (default 1)\n"
+"                         would get here, with this environment; needs no such job;\n"
+"                         may be repeated\n"
+"  --help                 this text\n", f);
+}
+
+static int rv_info_parse_shape(const char *s, uint32_t *n, uint32_t *h)
+{
+    char *end;
+    errno = 0;
+    unsigned long a = strtoul(s, &end, 10), b = 1;
+    if (*end == '/') b = strtoul(end + 1, &end, 10);
+    if (errno || *end || s[0] == '-' || a == 0 || a > 65536 || b == 0 || b > a) {
+        fprintf(stderr, "rivet-info: --shape %s: expected N or N/H (1 <= H <= N <= 65536)\n", s);
+        return -1;
+    }
+    *n = (uint32_t)a;
+    *h = (uint32_t)b;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned sections = 0;
+    rv_info_amo_t amo[16];
+    int namo = 0;
+    uint32_t shape_n[8], shape_h[8];
+    int nshape = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            rv_info_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) sections |= S_VERSION;
+        else if (!strcmp(a, "--job")) sections |= S_JOB;
+        else if (!strcmp(a, "--transports")) sections |= S_TRANSPORTS;
+        else if (!strcmp(a, "--limits")) sections |= S_LIMITS;
+        else if (!strcmp(a, "--env")) sections |= S_ENV;
+        else if (!strcmp(a, "--atomics") || !strcmp(a, "--shape")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "rivet-info: %s needs a value\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (a[2] == 's') {
+                if (nshape == 8) {
+                    fprintf(stderr, "rivet-info: at most 8 --shape\n");
+                    return 2;
+                }
+                if (rv_info_parse_shape(v, &shape_n[nshape], &shape_h[nshape])) return 2;
+                nshape++;
+                continue;
+            }
+            if (namo == (int)(sizeof amo / sizeof amo[0])) {
+                fprintf(stderr, "rivet-info: at most %d --atomics\n", namo);
+                return 2;
+            }
+            if (rv_info_amo_parse(v, &amo[namo])) return 2;
+            namo++;
+            sections |= S_ATOMICS;
+        } else {
+            fprintf(stderr, "rivet-info: unknown option '%s'\n", a);
+            rv_info_usage(stderr);
+            return 2;
+        }
+    }
+    if (!sections && !nshape) sections = ~0u;
+    if (!namo) {   /* examples: a counter, a lock word, a floating-point accumulator */
+        static const char *const dflt[] = {"U64:FADD", "U64:SET,GET,CAS,FADD", "DBL:ADD"};
+        for (int k = 0; k < 3; k++) rv_info_amo_parse(dflt[k], &amo[namo++]);
+    }
+
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_TM_t tm;
+    if (gex_Client_Init(&client, &ep, &tm, "rivet-info", &argc, &argv, 0) != GASNET_OK) {
+        fprintf(stderr, "rivet-info: gex_Client_Init failed\n");
+        return 1;
+    }
+    /* A small segment: limits to peers reached by RDMA depend on it. */
+    gex_Segment_t seg;
+    if (gex_Segment_Attach(&seg, tm, 1 << 20) != GASNET_OK) {
+        fprintf(stderr, "rivet-info: gex_Segment_Attach of 1 MiB failed\n");
+        return 1;
+    }
+    if (gex_TM_QueryRank(tm) == 0) {
+        FILE *f = stdout;
+        if (sections & S_VERSION) rv_info_version(f);
+        if (sections & S_JOB) rv_info_job(f);
+        if (sections & S_TRANSPORTS) {
+            fprintf(f, "transports for this job:\n");
+            rv_info_transports(f, &rv_job, "  ");
+            fprintf(f, "  in use: %s\n", rv_tp.desc->name);
+        }
+        for (int k = 0; k < nshape; k++) {
+            rv_job_t fake;
+            if (rv_info_fake_job(&fake, shape_n[k], shape_h[k])) {
+                fprintf(stderr, "rivet-info: out of memory for --shape\n");
+                return 1;
+            }
+            fprintf(f, "transports for a job of %u rank(s) on %u host(s), %u neighbourhood(s):\n",
+                    shape_n[k], shape_h[k], fake.nbrhd_count);
+            rv_info_transports(f, &fake, "  ");
+            free(fake.host_of);
+            free(fake.nbrhd_of);
+            free(fake.host_ranks);
+            free(fake.nbrhd_ranks);
+        }
+        if (sections & S_LIMITS) rv_info_limits(f, tm);
+        if (sections & S_ATOMICS) rv_info_atomics(f, tm, amo, namo);
+        if (sections & S_ENV) rv_info_config(f);
+        fflush(f);
+    }
+    gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
+    return 0;
+}
