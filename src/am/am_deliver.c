@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* am/am_deliver.c: validates each arriving AM and runs its handler (the transport's upcall). */
 #include "am/am_int.h"
+#include "am/am_long.h"
 
 #include <string.h>
 
@@ -148,6 +149,9 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
                 if (__builtin_expect(nb != paylen, 0))
                     rv_fatal("malformed AM Long %s from rank %u", what, src);
                 memcpy(buf, payload, nb);
+            } else if (h->kind & RV_AM_F_RDMA) {
+                /* reassembly: runs now only if the payload is already in place */
+                if (!rv_am_long_header(src, chan, msg, len, payload, paylen)) return;
             }
         }
     }

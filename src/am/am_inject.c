@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* am/am_inject.c: AM Request/Reply injection (Short, Medium, Long) and internal sends. */
 #include "am/am_int.h"
+#include "am/am_long.h"
 
 #include <sched.h>
 #include <stdarg.h>
@@ -79,6 +80,11 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
              * larger ones are copied and the send then waits for room. */
             memcpy((char *)m->local_base + (d - base), src, nbytes);
             flags &= ~GEX_FLAG_IMMEDIATE;
+        } else if ((m->flags & RV_SEG_RDMA) && nbytes > rv_am_long_packed &&
+                   !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
+            /* Payload by RDMA (am_long.c). Under IMMEDIATE, payloads that fit travel
+             * inline as above; larger ones unwind if the put cannot start. */
+            return rv_am_long_rdma(jr, chan, &hb.h, hl, src, nbytes, flags);
         } else {
             hb.h.kind |= RV_AM_F_INLINE;
             pl = src;

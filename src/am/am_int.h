@@ -13,6 +13,7 @@ enum {
     RV_AM_KIND_MASK = 0x0f,
     RV_AM_F_INTERNAL = 0x10, /* handler index names an internal (library) handler */
     RV_AM_F_INLINE = 0x20,   /* Long payload travels in the message (target copies it) */
+    RV_AM_F_RDMA = 0x40,     /* Long payload comes by RDMA; the message carries its nonce (am_long.c) */
 };
 
 /* The header every AM carries, followed by nargs gex_AM_Arg_t, padded to 8 bytes,
@@ -60,6 +61,10 @@ enum {
     RV_AMI_AMO,       /* reference remote atomic (Short request, ratomic/) */
     RV_AMI_AMO_REPLY, /* its fetched value (Short reply) */
     RV_AMI_COLL,      /* collective data (Medium request): coll/coll.c */
+    RV_AMI_VIS_PUT,   /* VIS Put chunk: metadata + data (Medium request): vis/vis_am.c */
+    RV_AMI_VIS_ACK,   /* its remote completion (Short reply) */
+    RV_AMI_VIS_GET,   /* VIS Get chunk: metadata (Medium request) */
+    RV_AMI_VIS_GETR,  /* its data (Medium reply) */
     RV_AMI_COUNT = 64
 };
 void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);

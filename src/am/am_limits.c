@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* am/am_limits.c: AM payload limits (Max*, LUB*, Token_MaxReply*) and gex_Token_Info. */
 #include "am/am_int.h"
+#include "am/am_long.h"
 
-static size_t rv_medium_max, rv_long_max_mapped;
+static size_t rv_medium_max, rv_long_max_mapped, rv_long_max_rdma;
 
 void rv_am_init(void)
 {
@@ -15,15 +16,22 @@ void rv_am_init(void)
     if (l > UINT32_MAX) l = UINT32_MAX;
     if (l < 512) l = 512;
     rv_long_max_mapped = (size_t)l;
+    rv_long_max_rdma = rv_tp.lim.max_rdma < rv_long_max_mapped ? rv_tp.lim.max_rdma
+                                                                : rv_long_max_mapped;
+    rv_am_long_init();
 }
 
 size_t rv_am_max_medium(void) { return rv_medium_max; }
 
-/* Long payloads to a peer whose segment we map are copied directly; to others
- * they travel inline in one message. Mapping is symmetric, so the limit is too. */
+/* Long payloads to a peer whose segment we map are copied directly; to one the
+ * transport reaches by RDMA they go by put (am_long.c); to others they travel inline
+ * in one message. Mapping and RDMA are symmetric, so the limit is too. */
 size_t rv_am_max_long(gex_Rank_t jobrank)
 {
-    return rv_job_in_nbrhd(jobrank) ? rv_long_max_mapped : rv_medium_max;
+    if (rv_job_in_nbrhd(jobrank)) return rv_long_max_mapped;
+    if (rv_segmap && (rv_segmap[jobrank].flags & RV_SEG_RDMA) && rv_long_max_rdma > rv_medium_max)
+        return rv_long_max_rdma;
+    return rv_medium_max;
 }
 
 static size_t rv_am_team_max_long(const char *call, gex_TM_t tm, gex_Rank_t rank)

@@ -140,11 +140,30 @@ int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, voi
     va_start(ap, numargs);
     for (unsigned i = 0; i < numargs; i++) a[i] = (gex_AM_Arg_t)va_arg(ap, int);
     va_end(ap);
-    if (rv_am_send(d->call, d->jr, d->is_reply ? RV_CHAN_REP : RV_CHAN_REQ, d->kind, handler,
-                   d->addr, nbytes, d->kind == RV_AM_LONG ? dest_addr : NULL,
-                   d->flags | (flags & GEX_FLAG_IMMEDIATE), numargs, a))
-        return 1; /* no room: the descriptor stays live for another Commit or a Cancel */
+    /* The send may poll (waiting for room, or for an RDMA payload) and so run handlers
+     * on this thread that Prepare their own Replies: free the descriptor and keep the
+     * payload buffer out of their reach until the send is done. */
+    struct rv_srcdesc saved = *d;
+    void *own = d->client_buf ? NULL : rv_sd_buf;
+    size_t owncap = rv_sd_cap;
+    if (own) {
+        rv_sd_buf = NULL;
+        rv_sd_cap = 0;
+    }
     d->active = 0;
+    int rc = rv_am_send(saved.call, saved.jr, saved.is_reply ? RV_CHAN_REP : RV_CHAN_REQ,
+                        saved.kind, handler, saved.addr, nbytes,
+                        saved.kind == RV_AM_LONG ? dest_addr : NULL,
+                        saved.flags | (flags & GEX_FLAG_IMMEDIATE), numargs, a);
+    if (own) {
+        free(rv_sd_buf); /* one a nested Prepare allocated meanwhile */
+        rv_sd_buf = own;
+        rv_sd_cap = owncap;
+    }
+    if (rc) {
+        *d = saved; /* no room: the descriptor stays live for another Commit or a Cancel */
+        return 1;
+    }
     return 0;
 }
 

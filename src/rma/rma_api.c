@@ -16,6 +16,8 @@ void rv_rma_api_init(void)
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
+                                             : rv_tp.ops.put ? "direct copies to neighbourhood "
+                                               "peers, RDMA to the others"
                                              : "direct copies to neighbourhood peers");
 }
 
@@ -78,7 +80,11 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
         memcpy(rv_rma_mapped(m, dest), src, nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = rv_rma_ref_start(0, jr, (void *)src, (uintptr_t)dest, nbytes, is_nbi, lc, flags);
+    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
+                          ? rv_rma_native_start(0, jr, (void *)src, (uintptr_t)dest, nbytes,
+                                                is_nbi, lc, flags)
+                          : rv_rma_ref_start(0, jr, (void *)src, (uintptr_t)dest, nbytes, is_nbi,
+                                             lc, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     if (!op) return GEX_EVENT_INVALID;
     if (lc == RV_LC_LEAF && !rv_rma_lc_done(op)) *lcp = &op->leaf;
@@ -95,8 +101,11 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
         memcpy(dest, rv_rma_mapped(m, src), nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = rv_rma_ref_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi, RV_LC_DEFER,
-                                       flags);
+    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
+                          ? rv_rma_native_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi,
+                                                RV_LC_DEFER, flags)
+                          : rv_rma_ref_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi,
+                                             RV_LC_DEFER, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     return op ? &op->root : GEX_EVENT_INVALID;
 }

@@ -6,7 +6,7 @@
 #include "core/core.h"
 #include "event/event.h"
 
-/* One Put or Get in flight on the reference path. The root completes when every
+/* One Put or Get in flight (reference path, or native RDMA through the transport). The root completes when every
  * chunk has been acknowledged (put) or answered (get); the leaf (puts) when every
  * chunk's payload has been handed to the transport. */
 typedef struct rv_rma_op {
@@ -24,6 +24,7 @@ typedef struct rv_rma_op {
     uintptr_t         remote;     /* address in the target's segment */
     size_t            nbytes, off, chunk;
     struct rv_rma_op *next;       /* pool or deferred-injection list */
+    rv_tp_cmpl_t      cmpl;       /* native path: the transport reports events here */
 } rv_rma_op_t;
 
 /* Pool: no allocation once warm. */
@@ -41,6 +42,14 @@ enum { RV_LC_NOW, RV_LC_DEFER, RV_LC_GROUP, RV_LC_LEAF };
 #define RV_RMA_NO_OP ((rv_rma_op_t *)1)
 rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
                               size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+
+/* Native Put/Get through rv_tp.ops.put/get (the target's segment has RV_SEG_RDMA);
+ * same contract as rv_rma_ref_start. */
+rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
+                                 size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+
+/* One chunk's remote completion; the last one completes the operation (rma_ref.c). */
+void rv_rma_chunk_done(rv_rma_op_t *op);
 
 /* True once the op's local completion has happened. */
 static inline int rv_rma_lc_done(rv_rma_op_t *op)

@@ -21,7 +21,7 @@ static inline void *rv_args_ptr(const gex_AM_Arg_t *a)
 }
 
 /* One chunk acknowledged or answered; the last one completes the operation. */
-static void rv_rma_chunk_done(rv_rma_op_t *op)
+void rv_rma_chunk_done(rv_rma_op_t *op)
 {
     /* Read before the count drops: once it is 0 another thread may sync an NB op and
      * recycle it. An NBI op is only ever freed here. */

@@ -23,6 +23,9 @@ enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
 typedef struct rv_tp_limits {
     size_t    max_msg;       /* largest hdrlen + paylen one send() accepts (>= 64 KiB + 256) */
     uintptr_t max_seg_local; /* largest segment seg_attach() can provide per rank */
+    /* Optional RDMA (ops.put/get); both 0 when the transport has none. */
+    size_t    max_rdma;      /* largest nbytes one put()/get() accepts */
+    unsigned  imm_bits;      /* bits of 'imm' a put() can carry to the target (0: none) */
 } rv_tp_limits_t;
 
 /* One entry per jobrank, filled by seg_attach(). */
@@ -30,7 +33,29 @@ typedef struct rv_segmap {
     void     *owner_base; /* segment base in the owner's address space (NULL: none) */
     void     *local_base; /* same memory mapped in this process, or NULL if not mapped */
     uintptr_t size;       /* segment length in bytes (0: none) */
+    unsigned  flags;      /* RV_SEG_* (0 unless the transport sets some) */
 } rv_segmap_t;
+
+/* rv_segmap_t.flags: ops.put/ops.get reach this (unmapped) peer's segment by RDMA. */
+#define RV_SEG_RDMA 1u
+
+/* ---- optional RDMA ------------------------------------------------------------------
+ * An engine's completion object for one put()/get(). The transport calls done() from
+ * poll() only (never from inside put/get), once per event or with several events
+ * together; the object must stay valid until the last event it is owed. */
+typedef struct rv_tp_cmpl rv_tp_cmpl_t;
+struct rv_tp_cmpl {
+    void (*done)(rv_tp_cmpl_t *c, unsigned events);
+};
+#define RV_TP_EV_LOCAL  1u /* put: the source may be reused; get: the data is in place */
+#define RV_TP_EV_REMOTE 2u /* the data is in the target's memory, visible to anyone */
+/* put() returns 0 (accepted; the source is already reusable), RV_TP_AGAIN (nothing
+ * happened) or RV_TP_LC_LATER (accepted; a LOCAL event follows). */
+#define RV_TP_LC_LATER 2
+/* put() flags: deliver 'imm' (limits.imm_bits wide) to the target's rv_am_imm_deliver()
+ * on channel 'chan' once the data is in place; no REMOTE event is owed then. */
+#define RV_TP_PUT_IMM(chan) (4u | (unsigned)(chan))
+#define RV_TP_PUT_IMM_FLAG  4u
 
 /* Hot-path operations. 'size' first; the table only grows at the end. */
 typedef struct rv_tp_ops {
@@ -47,6 +72,16 @@ typedef struct rv_tp_ops {
      * Returns the number delivered. May be called recursively from inside a
      * delivered handler with a narrower mask (replies only). */
     int (*poll)(void *priv, unsigned chan_mask);
+    /* Optional (NULL, or only for peers whose rv_segmap_t has RV_SEG_RDMA): writes
+     * nbytes (<= limits.max_rdma) from 'local' (any memory) to 'remote', an address in
+     * the owner's segment. One REMOTE event follows (none with RV_TP_PUT_IMM), and one
+     * LOCAL event if RV_TP_LC_LATER was returned. Never blocks, never polls. */
+    int (*put)(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local, size_t nbytes,
+               rv_tp_cmpl_t *c, unsigned flags, uint32_t imm);
+    /* Reads nbytes from 'remote' in peer's segment into 'local' (any memory).
+     * Returns 0 (one LOCAL|REMOTE event follows once the data is in place) or RV_TP_AGAIN. */
+    int (*get)(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
+               rv_tp_cmpl_t *c);
 } rv_tp_ops_t;
 
 /* A transport's description, registered in transport.c's list. */
@@ -71,6 +106,9 @@ typedef struct rv_tp_desc {
 /* Upcall: a transport hands each received message to the AM engine here.
  * 'msg' is 8-byte aligned and stays valid until this returns. */
 void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len);
+/* Upcall: the data of a put() with RV_TP_PUT_IMM from 'src' is in place here. Requests'
+ * (chan RV_CHAN_REQ) follow the same rules as rv_am_deliver(): not from a replies-only poll. */
+void rv_am_imm_deliver(gex_Rank_t src, unsigned chan, uint32_t imm);
 
 /* The transports built into this library (transport.c). */
 extern const rv_tp_desc_t *const rv_tp_builtin[];

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/ofi/ofi_rma.c: RDMA put/get for the ofi transport: operation contexts, bounce
+ * buffers, the choice of a local descriptor, remote completion, and RDMA completions. */
+#include "transport/ofi/ofi_int.h"
+#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
+#include "core/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+int rv_ofi_rma_open(rv_ofi_t *o)
+{
+    o->rops = calloc(RV_OFI_NROP, sizeof *o->rops);
+    if (!o->rops) return -1;
+    for (int i = RV_OFI_NROP - 1; i >= 0; i--) {
+        o->rops[i].ctx.kind = RV_OFI_CTX_RMA;
+        o->rops[i].next = o->rfree;
+        o->rfree = &o->rops[i];
+    }
+    size_t bs = (size_t)rv_cfg.OFI_BOUNCE;
+    o->bsize = bs ? (bs + 63) & ~(size_t)63 : 0;
+    if (o->bsize) {
+        o->bpool = mmap(NULL, o->bsize * RV_OFI_NBOUNCE, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (o->bpool == MAP_FAILED) {
+            o->bpool = NULL;
+            return -1;
+        }
+        for (unsigned i = 0; i < RV_OFI_NBOUNCE; i++) o->bfree[i] = o->bpool + i * o->bsize;
+        o->bnfree = RV_OFI_NBOUNCE;
+    }
+    int rc = 0;
+    if (o->mr_local && o->bpool)
+        rc = rv_ofi_mr_reg(o, o->bpool, o->bsize * RV_OFI_NBOUNCE, FI_READ | FI_WRITE,
+                           RV_OFI_KEY_BOUNCE, &o->bmr);
+    if (!rc && o->mr_local && !o->dc) /* the follow-up reads land in rops[].scratch */
+        rc = rv_ofi_mr_reg(o, o->rops, RV_OFI_NROP * sizeof *o->rops, FI_READ, RV_OFI_KEY_ROP,
+                           &o->ropmr);
+    if (rc) {
+        rv_warn("ofi: registering RDMA buffers failed: %s", fi_strerror(-rc));
+        return -1;
+    }
+    o->rcmax = (size_t)rv_cfg.OFI_REGCACHE_MAX;
+    o->st.rc_limit = o->rcmax;
+    o->next_key = RV_OFI_KEY_CACHE;
+    return 0;
+}
+
+void rv_ofi_rma_close(rv_ofi_t *o)
+{
+    rv_ofi_rc_close(o);
+    if (o->bmr) fi_close(&o->bmr->fid);
+    if (o->ropmr) fi_close(&o->ropmr->fid);
+    if (o->bpool) munmap(o->bpool, o->bsize * RV_OFI_NBOUNCE);
+    free(o->rops);
+    o->bmr = o->ropmr = NULL;
+    o->bpool = NULL;
+    o->rops = o->rfree = NULL;
+    o->bnfree = 0;
+}
+
+static inline rv_ofi_rop_t *rv_ofi_rop_get(rv_ofi_t *o)
+{
+    rv_shm_lock(&o->rlock);
+    rv_ofi_rop_t *op = o->rfree;
+    if (op) o->rfree = op->next;
+    rv_shm_unlock(&o->rlock);
+    return op;
+}
+
+static inline void rv_ofi_rop_put(rv_ofi_t *o, rv_ofi_rop_t *op)
+{
+    rv_shm_lock(&o->rlock);
+    op->next = o->rfree;
+    o->rfree = op;
+    rv_shm_unlock(&o->rlock);
+}
+
+static inline unsigned char *rv_ofi_bounce_get(rv_ofi_t *o)
+{
+    unsigned char *b = NULL;
+    rv_shm_lock(&o->block);
+    if (o->bnfree) b = o->bfree[--o->bnfree];
+    rv_shm_unlock(&o->block);
+    return b;
+}
+
+static inline void rv_ofi_bounce_put(rv_ofi_t *o, unsigned char *b)
+{
+    rv_shm_lock(&o->block);
+    o->bfree[o->bnfree++] = b;
+    rv_shm_unlock(&o->block);
+}
+
+static inline int rv_ofi_in_seg(const rv_ofi_t *o, const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p, s = (uintptr_t)o->seg;
+    return o->segmr && a >= s && n <= o->seglen && a - s <= o->seglen - n;
+}
+
+/* Gives back what an op borrowed (bounce buffer, cache entry). */
+static inline void rv_ofi_rop_unborrow(rv_ofi_t *o, rv_ofi_rop_t *op)
+{
+    if (op->bounce) rv_ofi_bounce_put(o, op->bounce);
+    if (op->rce) rv_ofi_rc_release(o, op->rce);
+    op->bounce = NULL;
+    op->rce = NULL;
+}
+
+int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local, size_t nbytes,
+               rv_tp_cmpl_t *c, unsigned flags, uint32_t imm)
+{
+    rv_ofi_t *o = priv;
+    rv_ofi_rop_t *op = rv_ofi_rop_get(o);
+    if (!op) return RV_TP_AGAIN;
+    const rv_ofi_rseg_t *rs = &o->rseg[peer];
+    int is_imm = (flags & RV_TP_PUT_IMM_FLAG) != 0;
+    op->is_get = 0;
+    op->c = c;
+    op->peer = peer;
+    op->nbytes = nbytes;
+    op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
+    op->bounce = NULL;
+    op->rce = NULL;
+    op->flush = !is_imm && !o->dc;
+    op->events = is_imm ? 0 : RV_TP_EV_REMOTE;
+
+    uint64_t fl = FI_COMPLETION;
+    if (is_imm) fl |= FI_REMOTE_CQ_DATA;
+    else if (o->dc) fl |= FI_DELIVERY_COMPLETE;
+    const void *src = local;
+    void *desc = NULL;
+    int ret = 0;
+    unsigned char *b;
+    if (nbytes <= o->rma_inject) {
+        fl |= FI_INJECT; /* copied by the provider before it returns */
+    } else if (nbytes <= o->bsize && (b = rv_ofi_bounce_get(o)) != NULL) {
+        memcpy(b, local, nbytes);
+        src = op->bounce = b;
+        desc = o->bmr ? fi_mr_desc(o->bmr) : NULL;
+        RV_OFI_COUNT(o, bounce_puts, 1);
+    } else {
+        ret = RV_TP_LC_LATER;
+        op->events |= RV_TP_EV_LOCAL;
+        if (rv_ofi_in_seg(o, local, nbytes)) {
+            desc = o->segdesc;
+        } else if (o->mr_local && rv_ofi_rc_acquire(o, local, nbytes, &op->rce, &desc)) {
+            rv_ofi_rop_put(o, op);
+            return RV_TP_AGAIN;
+        }
+    }
+    struct iovec iov = { (void *)src, nbytes };
+    struct fi_rma_iov riov = { op->raddr, nbytes, rs->key };
+    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
+                            .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx,
+                            .data = is_imm ? RV_OFI_IMM(o->me, flags, imm) : 0 };
+    ssize_t rc = fi_writemsg(o->ep, &m, fl);
+    if (__builtin_expect(rc != 0, 0)) {
+        rv_ofi_rop_unborrow(o, op);
+        rv_ofi_rop_put(o, op);
+        if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_fatal("ofi: fi_writemsg of %zu bytes to rank %u failed: %s", nbytes, peer,
+                 fi_strerror((int)-rc));
+    }
+    RV_OFI_COUNT(o, puts, 1);
+    return ret;
+}
+
+int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
+               rv_tp_cmpl_t *c)
+{
+    rv_ofi_t *o = priv;
+    rv_ofi_rop_t *op = rv_ofi_rop_get(o);
+    if (!op) return RV_TP_AGAIN;
+    const rv_ofi_rseg_t *rs = &o->rseg[peer];
+    op->is_get = 1;
+    op->c = c;
+    op->peer = peer;
+    op->nbytes = nbytes;
+    op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
+    op->bounce = NULL;
+    op->rce = NULL;
+    op->flush = 0;
+    op->events = RV_TP_EV_LOCAL | RV_TP_EV_REMOTE;
+    op->getdst = local;
+
+    void *dst = local, *desc = NULL;
+    unsigned char *b;
+    if (rv_ofi_in_seg(o, local, nbytes)) {
+        desc = o->segdesc;
+    } else if (o->mr_local) {
+        if (nbytes <= o->bsize && (b = rv_ofi_bounce_get(o)) != NULL) {
+            dst = op->bounce = b;
+            desc = o->bmr ? fi_mr_desc(o->bmr) : NULL;
+            RV_OFI_COUNT(o, bounce_gets, 1);
+        } else if (rv_ofi_rc_acquire(o, local, nbytes, &op->rce, &desc)) {
+            rv_ofi_rop_put(o, op);
+            return RV_TP_AGAIN;
+        }
+    }
+    struct iovec iov = { dst, nbytes };
+    struct fi_rma_iov riov = { op->raddr, nbytes, rs->key };
+    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
+                            .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx };
+    ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);
+    if (__builtin_expect(rc != 0, 0)) {
+        rv_ofi_rop_unborrow(o, op);
+        rv_ofi_rop_put(o, op);
+        if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_fatal("ofi: fi_readmsg of %zu bytes from rank %u failed: %s", nbytes, peer,
+                 fi_strerror((int)-rc));
+    }
+    RV_OFI_COUNT(o, gets, 1);
+    return 0;
+}
+
+/* Without FI_DELIVERY_COMPLETE a write's completion only frees its source. A read from
+ * the same target that the provider orders after the write (FI_ORDER_RAW, required at
+ * open) completes only once the write has landed: that is the remote completion. */
+static void rv_ofi_flush(rv_ofi_t *o, rv_ofi_rop_t *op)
+{
+    void *desc = o->ropmr ? fi_mr_desc(o->ropmr) : NULL;
+    size_t n = op->nbytes < sizeof op->scratch ? op->nbytes : sizeof op->scratch;
+    struct iovec iov = { &op->scratch, n };
+    struct fi_rma_iov riov = { op->raddr, n, o->rseg[op->peer].key };
+    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
+                            .addr = o->addr[op->peer], .rma_iov = &riov, .rma_iov_count = 1,
+                            .context = &op->ctx };
+    ssize_t rc;
+    while ((rc = fi_readmsg(o->ep, &m, FI_COMPLETION)) == -FI_EAGAIN)
+        fi_cq_read(o->cq, NULL, 0); /* the transmit queue is momentarily full: progress */
+    if (rc) rv_fatal("ofi: the follow-up read after a write to rank %u failed: %s", op->peer,
+                     fi_strerror((int)-rc));
+    RV_OFI_COUNT(o, flush_reads, 1);
+}
+
+void rv_ofi_rma_complete(rv_ofi_t *o, rv_ofi_rop_t *op)
+{
+    rv_tp_cmpl_t *c = op->c;
+    if (op->flush) {
+        unsigned lc = op->events & RV_TP_EV_LOCAL;
+        op->events &= ~RV_TP_EV_LOCAL;
+        op->flush = 0;
+        rv_ofi_rop_unborrow(o, op);
+        rv_ofi_flush(o, op);
+        if (lc) c->done(c, lc);
+        return;
+    }
+    if (op->is_get && op->bounce) memcpy(op->getdst, op->bounce, op->nbytes);
+    rv_ofi_rop_unborrow(o, op);
+    unsigned ev = op->events;
+    rv_ofi_rop_put(o, op);
+    if (ev) c->done(c, ev);
+}
