@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vis/vis_api.c: the gex_VIS_* calls: argument checks, degenerate cases, the stride optimizer,
+ * and the choice of mechanism per operation (direct loops over a mapped peer segment, or AM
+ * pack/unpack); the Blocking/NB/NBI forms. */
+#include "vis/vis_int.h"
+#include "am/am_int.h"
+#include "gasnet_vis.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static pthread_once_t rv_vis_cfg_once = PTHREAD_ONCE_INIT;
+static int rv_vis_ref_only; /* RIVET_VIS=ref */
+static int rv_vis_opt_on;   /* RIVET_VIS_OPT */
+
+static void rv_vis_cfg_load(void)
+{
+    if (!strcmp(rv_cfg.VIS, "ref")) rv_vis_ref_only = 1;
+    else if (strcmp(rv_cfg.VIS, "auto"))
+        rv_fatal("environment: RIVET_VIS=%s is not one of auto, ref", rv_cfg.VIS);
+    rv_vis_opt_on = rv_cfg.VIS_OPT;
+    rv_verbose(1, "VIS: %s; strided optimizer %s",
+               rv_vis_ref_only ? "AM pack/unpack for every peer"
+                               : "direct loops to neighbourhood peers, AM pack/unpack otherwise",
+               rv_vis_opt_on ? "on" : "off");
+}
+
+enum { RV_VIS_BLOCKING, RV_VIS_NB, RV_VIS_NBI };
+
+/* The checks every call makes. Returns the peer's jobrank; *lc: the Put's local completion. */
+static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, int is_put,
+                               int form, gex_Flags_t flags, int *lc)
+{
+    if (__builtin_expect(rv_am_in_handler(), 0))
+        rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
+    gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
+    gex_Flags_t leaf_ok = is_put && form != RV_VIS_BLOCKING ? GEX_FLAG_ENABLE_LEAF_LC : 0;
+    if (__builtin_expect(flags & ~(GEX_FLAG_IMMEDIATE | leaf_ok), 0)) {
+        if (flags & GEX_FLAG_ENABLE_LEAF_LC & ~leaf_ok)
+            rv_fatal("%s: GEX_FLAG_ENABLE_LEAF_LC is only for gex_VIS_*PutNB and "
+                     "gex_VIS_*PutNBI", call);
+        rv_fatal("%s: flags 0x%x has bits other than GEX_FLAG_IMMEDIATE%s", call, (unsigned)flags,
+                 leaf_ok ? " and GEX_FLAG_ENABLE_LEAF_LC" : "");
+    }
+    *lc = !(flags & GEX_FLAG_ENABLE_LEAF_LC) ? RV_VIS_LC_DEFER
+        : form == RV_VIS_NB                  ? RV_VIS_LC_LEAF : RV_VIS_LC_GROUP;
+    return jr;
+}
+
+/* The remote side must lie in the peer's bound segment. */
+static const rv_segmap_t *rv_vis_target(const char *call, gex_Rank_t jr, gex_Rank_t rank,
+                                        const rv_vis_side_t *r, size_t total, const char *role)
+{
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+    if (__builtin_expect(!m || !m->size, 0))
+        rv_fatal("%s: rank %u has no bound segment", call, rank);
+    rv_vis_pos_t p0 = { 0, 0 };
+    size_t e;
+    uintptr_t lo, hi, base = (uintptr_t)m->owner_base;
+    if (__builtin_expect(!rv_vis_side_inside(r, p0, total, base, m->size, &e, &lo, &hi), 0)) {
+        if (e != SIZE_MAX)
+            rv_fatal("%s: %s entry %zu [%p, %p) is outside the bound segment [%p, %p) of rank %u",
+                     call, role, e, (void *)lo, (void *)hi, m->owner_base,
+                     (void *)(base + m->size), rank);
+        if (!hi)
+            rv_fatal("%s: the %s strides and counts reach beyond the address space", call, role);
+        rv_fatal("%s: %s [%p, %p) (the extent of the strided section) is outside the bound "
+                 "segment [%p, %p) of rank %u", call, role, (void *)lo, (void *)hi,
+                 m->owner_base, (void *)(base + m->size), rank);
+    }
+    return m;
+}
+
+static inline int rv_vis_direct(const rv_segmap_t *m)
+{
+    return m->local_base != NULL && !rv_vis_ref_only;
+}
+
+static inline uintptr_t rv_vis_delta(const rv_segmap_t *m)
+{
+    return (uintptr_t)m->local_base - (uintptr_t)m->owner_base;
+}
+
+/* Vector and Indexed: either mechanism, from the two sides as byte streams. */
+static gex_Event_t rv_vis_lists(const char *call, int is_get, gex_Rank_t jr, gex_Rank_t rank,
+                                rv_vis_side_t *dst, rv_vis_side_t *src, size_t total, int form,
+                                int lc, gex_Flags_t flags)
+{
+    rv_vis_side_t *local = is_get ? dst : src, *remote = is_get ? src : dst;
+    const rv_segmap_t *m = rv_vis_target(call, jr, rank, remote, total,
+                                         is_get ? "source" : "destination");
+    if (rv_vis_direct(m)) {
+        rv_vis_pos_t p0 = { 0, 0 };
+        rv_vis_walk_t dw, sw;
+        remote->delta = rv_vis_delta(m);
+        rv_vis_walk_init(&dw, dst, p0);
+        rv_vis_walk_init(&sw, src, p0);
+        rv_vis_walk_copy(&dw, &sw, total);
+        return GEX_EVENT_INVALID;
+    }
+    struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total,
+                                           form == RV_VIS_NBI, lc, flags);
+    if (op == RV_VIS_NO_OP) return GEX_EVENT_NO_OP;
+    return op ? rv_vis_op_event(op) : GEX_EVENT_INVALID;
+}
+
+static size_t rv_vis_vec_total(const char *call, const char *which, size_t count,
+                               const gex_Memvec_t *list)
+{
+    if (count && !list) rv_fatal("%s: %s is NULL with %scount=%zu", call, which,
+                                 which[0] == 'd' ? "dst" : "src", count);
+    size_t t = 0;
+    for (size_t i = 0; i < count; i++)
+        if (__builtin_add_overflow(t, list[i].gex_len, &t))
+            rv_fatal("%s: the lengths in %s add up to more than SIZE_MAX", call, which);
+    return t;
+}
+
+static gex_Event_t rv_vis_vector(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank,
+                                 size_t dstcount, const gex_Memvec_t *dstlist, size_t srccount,
+                                 const gex_Memvec_t *srclist, int form, gex_Flags_t flags)
+{
+    int lc;
+    gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    size_t dt = rv_vis_vec_total(call, "dstlist", dstcount, dstlist);
+    size_t st = rv_vis_vec_total(call, "srclist", srccount, srclist);
+    if (__builtin_expect(dt != st, 0))
+        rv_fatal("%s: dstlist describes %zu bytes and srclist %zu; the totals must be equal", call,
+                 dt, st);
+    if (!dt) return GEX_EVENT_INVALID;
+    rv_vis_side_t d, s;
+    memset(&d, 0, sizeof d);
+    memset(&s, 0, sizeof s);
+    d.kind = s.kind = RV_VIS_K_VECTOR;
+    d.n = dstcount;
+    d.vec = dstlist;
+    s.n = srccount;
+    s.vec = srclist;
+    return rv_vis_lists(call, is_get, jr, rank, &d, &s, dt, form, lc, flags);
+}
+
+static gex_Event_t rv_vis_indexed(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank,
+                                  size_t dstcount, void *const *dstlist, size_t dstlen,
+                                  size_t srccount, void *const *srclist, size_t srclen, int form,
+                                  gex_Flags_t flags)
+{
+    int lc;
+    gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    size_t dt, st;
+    if (__builtin_mul_overflow(dstcount, dstlen, &dt) ||
+        __builtin_mul_overflow(srccount, srclen, &st))
+        rv_fatal("%s: count times length overflows size_t (dst %zu x %zu, src %zu x %zu)", call,
+                 dstcount, dstlen, srccount, srclen);
+    if (__builtin_expect(dt != st, 0))
+        rv_fatal("%s: dstlist describes %zu bytes (%zu x %zu) and srclist %zu (%zu x %zu); the "
+                 "totals must be equal", call, dt, dstcount, dstlen, st, srccount, srclen);
+    if (!dt) return GEX_EVENT_INVALID;
+    if (!dstlist || !srclist)
+        rv_fatal("%s: %s is NULL with a non-empty transfer", call, dstlist ? "srclist" : "dstlist");
+    rv_vis_side_t d, s;
+    memset(&d, 0, sizeof d);
+    memset(&s, 0, sizeof s);
+    d.kind = s.kind = RV_VIS_K_INDEXED;
+    d.n = dstcount;
+    d.len = dstlen;
+    d.addrs = dstlist;
+    s.n = srccount;
+    s.len = srclen;
+    s.addrs = srclist;
+    return rv_vis_lists(call, is_get, jr, rank, &d, &s, dt, form, lc, flags);
+}
+
+static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank,
+                                  void *dstaddr, const ptrdiff_t *dststrides, void *srcaddr,
+                                  const ptrdiff_t *srcstrides, size_t elemsz, const size_t *count,
+                                  size_t levels, int form, gex_Flags_t flags)
+{
+    /* Degenerate cases first: they ignore the arguments they name. */
+    if (!elemsz) return GEX_EVENT_INVALID;
+    if (levels && !count) rv_fatal("%s: count is NULL with stridelevels=%zu", call, levels);
+    for (size_t k = 0; k < levels; k++)
+        if (!count[k]) return GEX_EVENT_INVALID;
+    if (levels && (!dststrides || !srcstrides))
+        rv_fatal("%s: %s is NULL with stridelevels=%zu", call,
+                 dststrides ? "srcstrides" : "dststrides", levels);
+    int lc;
+    gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+
+    rv_vis_strided_t s;
+    size_t total;
+    int rc = is_get ? rv_vis_strided_load(&s, dstaddr, dststrides, srcaddr, srcstrides, elemsz,
+                                          count, levels, rv_vis_opt_on, &total)
+                    : rv_vis_strided_load(&s, srcaddr, srcstrides, dstaddr, dststrides, elemsz,
+                                          count, levels, rv_vis_opt_on, &total);
+    if (__builtin_expect(rc == RV_VIS_LOAD_OVERFLOW, 0))
+        rv_fatal("%s: elemsz=%zu times the product of the %zu counts does not fit in size_t",
+                 call, elemsz, levels);
+    if (rv_vis_opt_on) rv_vis_optimize(&s);
+
+    size_t nd = s.ndim;
+    rv_vis_sdim_t ld[RV_VIS_MAXDIM], rd[RV_VIS_MAXDIM];
+    for (size_t k = 0; k < nd; k++) {
+        rd[k].count = s.dim[k].count;
+        rd[k].stride = s.dim[k].rstride;
+    }
+    rv_vis_side_t r, l;
+    memset(&r, 0, sizeof r);
+    r.kind = RV_VIS_K_STRIDED;
+    r.n = nd;
+    r.len = s.elemsz;
+    r.base = s.rbase;
+    r.dims = rd;
+    const rv_segmap_t *m = rv_vis_target(call, jr, rank, &r, total,
+                                         is_get ? "source" : "destination");
+    if (rv_vis_direct(m)) {
+        rv_vis_strided_copy(&s, rv_vis_delta(m), !is_get);
+        return GEX_EVENT_INVALID;
+    }
+    for (size_t k = 0; k < nd; k++) {
+        ld[k].count = s.dim[k].count;
+        ld[k].stride = s.dim[k].lstride;
+    }
+    l = r;
+    l.base = s.lbase;
+    l.dims = ld;
+    struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, form == RV_VIS_NBI, lc,
+                                           flags);
+    if (op == RV_VIS_NO_OP) return GEX_EVENT_NO_OP;
+    return op ? rv_vis_op_event(op) : GEX_EVENT_INVALID;
+}
+
+/* ---- the forms ------------------------------------------------------------------------------ */
+
+static inline int rv_vis_nbi_rc(gex_Event_t ev) { return ev == GEX_EVENT_NO_OP; }
+
+static inline int rv_vis_blocking_rc(gex_Event_t ev)
+{
+    if (ev == GEX_EVENT_NO_OP) return 1;
+    if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
+    return 0;
+}
+
+#define RV_VIS_NAME(kind, dir, form) "gex_VIS_" #kind #dir #form
+
+/* Vector */
+#define RV_VIS_VGET(form, ret, wrap)                                                              \
+    ret gex_VIS_VectorGet##form(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],       \
+                                gex_Rank_t srcrank, size_t srccount,                              \
+                                gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
+    {                                                                                             \
+        return wrap(rv_vis_vector(RV_VIS_NAME(Vector, Get, form), 1, tm, srcrank, dstcount,       \
+                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));        \
+    }
+#define RV_VIS_VPUT(form, ret, wrap)                                                              \
+    ret gex_VIS_VectorPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                 \
+                                gex_Memvec_t const dstlist[], size_t srccount,                    \
+                                gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
+    {                                                                                             \
+        return wrap(rv_vis_vector(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount,       \
+                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));        \
+    }
+/* Indexed */
+#define RV_VIS_IGET(form, ret, wrap)                                                              \
+    ret gex_VIS_IndexedGet##form(gex_TM_t tm, size_t dstcount, void *const dstlist[],             \
+                                 size_t dstlen, gex_Rank_t srcrank, size_t srccount,              \
+                                 void *const srclist[], size_t srclen, gex_Flags_t flags)         \
+    {                                                                                             \
+        return wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Get, form), 1, tm, srcrank, dstcount,     \
+                                   dstlist, dstlen, srccount, srclist, srclen,                    \
+                                   RV_VIS_FORM_##form, flags));                                   \
+    }
+#define RV_VIS_IPUT(form, ret, wrap)                                                              \
+    ret gex_VIS_IndexedPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                \
+                                 void *const dstlist[], size_t dstlen, size_t srccount,           \
+                                 void *const srclist[], size_t srclen, gex_Flags_t flags)         \
+    {                                                                                             \
+        return wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank, dstcount,     \
+                                   dstlist, dstlen, srccount, srclist, srclen,                    \
+                                   RV_VIS_FORM_##form, flags));                                   \
+    }
+/* Strided */
+#define RV_VIS_SGET(form, ret, wrap)                                                              \
+    ret gex_VIS_StridedGet##form(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],        \
+                                 gex_Rank_t srcrank, void *srcaddr, const ptrdiff_t srcstrides[], \
+                                 size_t elemsz, const size_t count[], size_t stridelevels,        \
+                                 gex_Flags_t flags)                                               \
+    {                                                                                             \
+        return wrap(rv_vis_strided(RV_VIS_NAME(Strided, Get, form), 1, tm, srcrank, dstaddr,      \
+                                   dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
+                                   RV_VIS_FORM_##form, flags));                                   \
+    }
+#define RV_VIS_SPUT(form, ret, wrap)                                                              \
+    ret gex_VIS_StridedPut##form(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,                  \
+                                 const ptrdiff_t dststrides[], void *srcaddr,                     \
+                                 const ptrdiff_t srcstrides[], size_t elemsz,                     \
+                                 const size_t count[], size_t stridelevels, gex_Flags_t flags)    \
+    {                                                                                             \
+        return wrap(rv_vis_strided(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank, dstaddr,      \
+                                   dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
+                                   RV_VIS_FORM_##form, flags));                                   \
+    }
+
+#define RV_VIS_FORM_NB RV_VIS_NB
+#define RV_VIS_FORM_NBI RV_VIS_NBI
+#define RV_VIS_FORM_Blocking RV_VIS_BLOCKING
+#define RV_VIS_EV(x) (x)
+
+#define RV_VIS_ALL_FORMS(X)                  \
+    X(NB, gex_Event_t, RV_VIS_EV)            \
+    X(NBI, int, rv_vis_nbi_rc)               \
+    X(Blocking, int, rv_vis_blocking_rc)
+
+RV_VIS_ALL_FORMS(RV_VIS_VGET)
+RV_VIS_ALL_FORMS(RV_VIS_VPUT)
+RV_VIS_ALL_FORMS(RV_VIS_IGET)
+RV_VIS_ALL_FORMS(RV_VIS_IPUT)
+RV_VIS_ALL_FORMS(RV_VIS_SGET)
+RV_VIS_ALL_FORMS(RV_VIS_SPUT)
