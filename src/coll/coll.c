@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* coll/coll.c: the collective engine: arrival store keyed by (team id, sequence,
- * step), an outbox per operation sent with GEX_FLAG_IMMEDIATE, and a progress
+/* coll/coll.c: the collective engine: operations in flight (found by team id and
+ * sequence), posted receives that incoming chunks are copied into directly, a store for
+ * chunks that arrive before their receive is posted, an outbox per operation sent with
+ * GEX_FLAG_IMMEDIATE, the signature check that catches mismatched calls, and a progress
  * hook that advances every collective in flight from any wait. */
 #include "coll/coll_int.h"
 #include "am/am_int.h"
@@ -8,79 +10,302 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Wire arguments of RV_AMI_COLL (AM Medium): */
+enum {
+    A_TID,    /* team id */
+    A_SEQ,    /* sequence number of the collective on that team */
+    A_STEP,   /* step (low 16 bits) | kind << 16 */
+    A_OFFLO,  /* where the payload goes in the receiver's posted buffer */
+    A_OFFHI,
+    A_NBLO,   /* signature: per-rank bytes */
+    A_NBHI,
+    A_ROOT,   /* signature: root */
+    A_DT,     /* signature: data type */
+    A_OP,     /* signature: operation */
+    A_COUNT
+};
+
 struct rv_coll_msg {
     struct rv_coll_msg *next;
-    uint32_t            tid, seq, step, off;
+    uint32_t            tid, seq, step;
+    gex_Rank_t          src; /* jobrank */
+    uint64_t            off;
     size_t              len;
+    struct rv_coll_sig  sig;
     unsigned char       data[];
 };
 
 #define RV_COLL_BUCKETS 256
-/* Arrivals are stored by team id, not looked up in a team table, so a message
- * for a team this rank has not finished creating simply waits here. */
+/* Early arrivals are kept by team id, not looked up in a team table, so a message for a
+ * team this rank has not finished creating simply waits here. */
 static struct rv_coll_msg *rv_coll_store[RV_COLL_BUCKETS];
-static struct rv_coll_op  *rv_coll_active;
+static struct rv_coll_op  *rv_coll_ops[RV_COLL_BUCKETS]; /* in flight, by (tid, seq) */
+static struct rv_coll_op  *rv_coll_active;               /* in flight, for the progress hook */
+static atomic_uint         rv_coll_nactive;              /* its length, read without the lock */
 static pthread_mutex_t     rv_coll_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned rv_coll_bucket(uint32_t tid, uint32_t seq)
 {
-    return (tid * 2654435761u + seq) % RV_COLL_BUCKETS;
+    return (tid * 2654435761u + seq * 40503u) % RV_COLL_BUCKETS;
 }
 
-/* args: team id, sequence, step, byte offset. */
+uint64_t rv_coll_large(void) { return rv_cfg.COLL_LARGE ? rv_cfg.COLL_LARGE : UINT64_MAX; }
+
+/* ---- reusable work buffers ------------------------------------------------- */
+
+struct rv_coll_blk {
+    struct rv_coll_blk *next;
+    size_t              cap;
+    max_align_t         data[];
+};
+#define RV_COLL_MEM_KEEP 16                 /* blocks kept for reuse */
+#define RV_COLL_MEM_KEEP_MAX (8u << 20)     /* larger ones go back to malloc */
+static struct rv_coll_blk *rv_coll_free;
+static unsigned            rv_coll_nfree;
+static pthread_mutex_t     rv_coll_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void *rv_coll_mem_get(size_t n)
+{
+    pthread_mutex_lock(&rv_coll_mem_lock);
+    struct rv_coll_blk **pp = &rv_coll_free, **best = NULL;
+    for (; *pp; pp = &(*pp)->next)
+        if ((*pp)->cap >= n && (!best || (*pp)->cap < (*best)->cap)) best = pp;
+    struct rv_coll_blk *b = NULL;
+    if (best) {
+        b = *best;
+        *best = b->next;
+        rv_coll_nfree--;
+    }
+    pthread_mutex_unlock(&rv_coll_mem_lock);
+    if (!b) {
+        size_t cap = n < 4096 ? 4096 : (n + 4095) & ~(size_t)4095;
+        b = malloc(sizeof *b + cap);
+        if (!b) rv_fatal("collectives: out of memory (%zu bytes)", n);
+        b->cap = cap;
+    }
+    return b->data;
+}
+
+void rv_coll_mem_put(void *p)
+{
+    if (!p) return;
+    struct rv_coll_blk *b = (struct rv_coll_blk *)((char *)p - offsetof(struct rv_coll_blk, data));
+    pthread_mutex_lock(&rv_coll_mem_lock);
+    if (rv_coll_nfree < RV_COLL_MEM_KEEP && b->cap <= RV_COLL_MEM_KEEP_MAX) {
+        b->next = rv_coll_free;
+        rv_coll_free = b;
+        rv_coll_nfree++;
+        b = NULL;
+    }
+    pthread_mutex_unlock(&rv_coll_mem_lock);
+    free(b);
+}
+
+/* ---- signatures ------------------------------------------------------------ */
+
+const char *rv_coll_kind_name(unsigned kind)
+{
+    static const char *const names[RV_COLL_KINDS] = {
+        [RV_COLL_BARRIER] = "gex_Coll_BarrierNB",       [RV_COLL_BCAST] = "gex_Coll_BroadcastNB",
+        [RV_COLL_REDUCE_ONE] = "gex_Coll_ReduceToOneNB", [RV_COLL_REDUCE_ALL] = "gex_Coll_ReduceToAllNB",
+        [RV_COLL_GATHER] = "rivet_Coll_GatherNB",       [RV_COLL_ALLGATHER] = "rivet_Coll_AllgatherNB",
+        [RV_COLL_ALLTOALL] = "rivet_Coll_AlltoallNB",   [RV_COLL_TM_SPLIT] = "gex_TM_Split",
+        [RV_COLL_TM_CREATE] = "gex_TM_Create",          [RV_COLL_TM_DESTROY] = "gex_TM_Destroy",
+    };
+    return kind < RV_COLL_KINDS && names[kind] ? names[kind] : "an unknown collective";
+}
+
+static gex_Rank_t rv_coll_team_rank_of(const struct rv_tm *tm, gex_Rank_t jobrank)
+{
+    for (gex_Rank_t r = 0; r < tm->size; r++)
+        if (rv_tm_jobrank(tm, r) == jobrank) return r;
+    return GEX_RANK_INVALID;
+}
+
+/* A message's signature must equal the local call's: the spec requires every member
+ * to make the same collective calls on a team in the same order with the same
+ * single-valued arguments. Anything else would corrupt memory or hang; stop instead. */
+static void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
+                               const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
+{
+    gex_Rank_t them = rv_coll_team_rank_of(tm, src_jobrank);
+    char what[200];
+    const int red = s->kind == RV_COLL_REDUCE_ONE || s->kind == RV_COLL_REDUCE_ALL;
+    const char *nb = red ? "dt_sz*dt_cnt" : "nbytes";
+    if (s->kind != m->kind)
+        snprintf(what, sizeof what, "team rank %u called %s but team rank %u called %s", tm->rank,
+                 rv_coll_kind_name(s->kind), them, rv_coll_kind_name(m->kind));
+    else if (s->root != m->root)
+        snprintf(what, sizeof what, "team rank %u passed root=%u but team rank %u passed root=%u",
+                 tm->rank, s->root, them, m->root);
+    else if (s->nbytes != m->nbytes)
+        snprintf(what, sizeof what, "team rank %u passed %s=%llu but team rank %u passed %s=%llu",
+                 tm->rank, nb, (unsigned long long)s->nbytes, them, nb,
+                 (unsigned long long)m->nbytes);
+    else if (s->dt != m->dt)
+        snprintf(what, sizeof what, "team rank %u passed dt=0x%x but team rank %u passed dt=0x%x",
+                 tm->rank, s->dt, them, m->dt);
+    else if (s->op != m->op)
+        snprintf(what, sizeof what, "team rank %u passed op=0x%x but team rank %u passed op=0x%x",
+                 tm->rank, s->op, them, m->op);
+    else
+        snprintf(what, sizeof what, "team rank %u sent a message this rank (team rank %u) did not "
+                 "expect", them, tm->rank);
+    rv_fatal("%s: mismatched collective calls on team 0x%x (its collective #%u): %s (jobranks "
+             "%u and %u)%s",
+             rv_coll_kind_name(s->kind), tm->id, seq, what, rv_job.rank, src_jobrank, late);
+}
+
+static inline int rv_coll_sig_eq(const struct rv_coll_sig *s, const struct rv_coll_sig *m)
+{
+    return s->kind == m->kind && s->root == m->root && s->nbytes == m->nbytes && s->dt == m->dt &&
+           s->op == m->op;
+}
+
+static void rv_coll_sig_check(const struct rv_coll_op *o, const struct rv_coll_sig *m,
+                              gex_Rank_t src_jobrank)
+{
+    if (!rv_coll_sig_eq(&o->sig, m)) rv_coll_sig_report(o->tm, o->seq, &o->sig, m, src_jobrank, "");
+}
+
+/* ---- teams by id (under the lock) ------------------------------------------------ */
+
+static struct rv_coll_team *rv_coll_teams[RV_COLL_BUCKETS];
+
+static struct rv_coll_team *rv_coll_team_find(uint32_t tid)
+{
+    for (struct rv_coll_team *ct = rv_coll_teams[tid % RV_COLL_BUCKETS]; ct; ct = ct->hnext)
+        if (ct->tm->id == tid) return ct;
+    return NULL;
+}
+
+/* Every message a collective expects arrives before it completes, so one for a
+ * collective this rank has finished means the ranks' calls differed. */
+static void rv_coll_check_late(uint32_t tid, uint32_t seq, const struct rv_coll_sig *m,
+                               gex_Rank_t src_jobrank)
+{
+    struct rv_coll_team *ct = rv_coll_team_find(tid);
+    if (!ct || (int32_t)(seq - ct->started) >= 0) return; /* not started yet: keep it */
+    const char *late = " (the message arrived after this rank had completed the collective)";
+    if (ct->started - seq <= 8)
+        rv_coll_sig_report(ct->tm, seq, &ct->hist[seq % 8], m, src_jobrank, late);
+    rv_fatal("%s: mismatched collective calls on team 0x%x: a message from jobrank %u for its "
+             "collective #%u arrived after this rank (jobrank %u) had completed it",
+             rv_coll_kind_name(m->kind), tid, src_jobrank, seq, rv_job.rank);
+}
+
+/* ---- arrivals -------------------------------------------------------------- */
+
+static struct rv_coll_op *rv_coll_find(uint32_t tid, uint32_t seq)
+{
+    for (struct rv_coll_op *o = rv_coll_ops[rv_coll_bucket(tid, seq)]; o; o = o->hnext)
+        if (o->tid == tid && o->seq == seq) return o;
+    return NULL;
+}
+
+/* Copies one chunk into the posted receive (under the lock). */
+static void rv_coll_land(struct rv_coll_op *o, uint64_t off, const void *data, size_t len)
+{
+    if (off > o->rcap || len > o->rcap - off)
+        rv_fatal("%s on team 0x%x: %zu bytes arrived for offset %llu of a %llu-byte buffer "
+                 "(mismatched arguments across ranks?)",
+                 rv_coll_kind_name(o->sig.kind), o->tid, len, (unsigned long long)off,
+                 (unsigned long long)o->rcap);
+    if (len) memcpy(o->rbase + off, data, len);
+    o->rbytes += len;
+    o->rmsgs++;
+}
+
 static void rv_coll_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
                             unsigned nargs)
 {
-    if (nargs != 4) rv_fatal("malformed collective message from rank %u", tok->src);
-    struct rv_coll_msg *m = malloc(sizeof *m + nbytes);
-    if (!m) rv_fatal("out of memory receiving a collective message");
-    m->tid = (uint32_t)a[0];
-    m->seq = (uint32_t)a[1];
-    m->step = (uint32_t)a[2];
-    m->off = (uint32_t)a[3];
-    m->len = nbytes;
-    if (nbytes) memcpy(m->data, buf, nbytes);
-    unsigned b = rv_coll_bucket(m->tid, m->seq);
+    if (nargs != A_COUNT) rv_fatal("malformed collective message from jobrank %u", tok->src);
+    uint32_t tid = (uint32_t)a[A_TID], seq = (uint32_t)a[A_SEQ], sw = (uint32_t)a[A_STEP];
+    uint64_t off = (uint64_t)(uint32_t)a[A_OFFLO] | (uint64_t)(uint32_t)a[A_OFFHI] << 32;
+    struct rv_coll_sig sig = {
+        .kind = sw >> 16,
+        .root = (uint32_t)a[A_ROOT],
+        .nbytes = (uint64_t)(uint32_t)a[A_NBLO] | (uint64_t)(uint32_t)a[A_NBHI] << 32,
+        .dt = (uint32_t)a[A_DT],
+        .op = (uint32_t)a[A_OP],
+    };
+    uint32_t step = sw & 0xffff;
     pthread_mutex_lock(&rv_coll_lock);
+    struct rv_coll_op *o = rv_coll_find(tid, seq);
+    if (o) {
+        rv_coll_sig_check(o, &sig, tok->src);
+        if (o->rposted && o->rstep == step) {
+            rv_coll_land(o, off, buf, nbytes);
+            pthread_mutex_unlock(&rv_coll_lock);
+            return;
+        }
+    } else {
+        rv_coll_check_late(tid, seq, &sig, tok->src);
+    }
+    struct rv_coll_msg *m = rv_coll_mem_get(sizeof *m + nbytes);
+    m->tid = tid;
+    m->seq = seq;
+    m->step = step;
+    m->src = tok->src;
+    m->off = off;
+    m->len = nbytes;
+    m->sig = sig;
+    if (nbytes) memcpy(m->data, buf, nbytes);
+    unsigned b = rv_coll_bucket(tid, seq);
     m->next = rv_coll_store[b];
     rv_coll_store[b] = m;
     pthread_mutex_unlock(&rv_coll_lock);
 }
 
-int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *dst, size_t nbytes)
+/* ---- receives and sends (under the lock) -------------------------------------- */
+
+int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, uint64_t expect,
+                 unsigned senders)
 {
-    struct rv_coll_msg **pp = &rv_coll_store[rv_coll_bucket(o->tid, o->seq)];
-    while (*pp) {
-        struct rv_coll_msg *m = *pp;
-        if (m->tid == o->tid && m->seq == o->seq && m->step == step) {
-            if ((size_t)m->off + m->len > nbytes)
-                rv_fatal("collective on team %u: received %zu bytes at offset %u but this rank "
-                         "expects %zu (mismatched arguments across ranks?)",
-                         o->tid, m->len, m->off, nbytes);
-            if (m->len) memcpy((unsigned char *)dst + m->off, m->data, m->len);
-            o->rbytes += m->len;
-            o->rmsgs++;
-            *pp = m->next;
-            free(m);
-        } else {
-            pp = &m->next;
+    if (!o->rposted) {
+        o->rposted = 1;
+        o->rstep = step;
+        o->rbase = base;
+        o->rcap = cap;
+        o->rexpect = expect;
+        o->rsenders = senders;
+        o->rbytes = 0;
+        o->rmsgs = 0;
+        /* whatever arrived before the post */
+        struct rv_coll_msg **pp = &rv_coll_store[rv_coll_bucket(o->tid, o->seq)];
+        while (*pp) {
+            struct rv_coll_msg *m = *pp;
+            if (m->tid == o->tid && m->seq == o->seq && m->step == step) {
+                rv_coll_land(o, m->off, m->data, m->len);
+                *pp = m->next;
+                rv_coll_mem_put(m);
+            } else {
+                pp = &m->next;
+            }
         }
+    } else if (o->rstep != step) {
+        rv_fatal("collective engine: step %u polled while step %u is posted", step, o->rstep);
     }
-    if (nbytes ? o->rbytes < nbytes : o->rmsgs == 0) return 0;
-    o->rbytes = 0;
-    o->rmsgs = 0;
+    if (o->rexpect ? o->rbytes < o->rexpect : o->rmsgs < o->rsenders) return 0;
+    if (o->rbytes > o->rexpect)
+        rv_fatal("%s on team 0x%x: %llu bytes arrived where %llu were expected (mismatched "
+                 "arguments across ranks?)",
+                 rv_coll_kind_name(o->sig.kind), o->tid, (unsigned long long)o->rbytes,
+                 (unsigned long long)o->rexpect);
+    o->rposted = 0;
     return 1;
 }
 
-void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t team_rank, uint32_t step, const void *buf,
-                   size_t len)
+void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf, size_t len,
+                   uint64_t off)
 {
-    if (o->nsend == RV_COLL_MAXSEND) rv_fatal("collective outbox overflow");
+    if (o->nsend == RV_COLL_MAXSEND) rv_fatal("collective engine: outbox overflow");
     struct rv_coll_send *s = &o->sends[o->nsend++];
-    s->jobrank = rv_tm_jobrank(o->ct->tm, team_rank);
+    s->jobrank = rv_tm_jobrank(o->tm, to);
     s->step = step;
     s->buf = buf;
     s->len = len;
+    s->off = off;
 }
 
 int rv_coll_pump(struct rv_coll_op *o)
@@ -91,10 +316,22 @@ int rv_coll_pump(struct rv_coll_op *o)
         while (o->curoff < s->len || !o->cursent) {
             size_t n = s->len - o->curoff;
             if (n > chunk) n = chunk;
-            gex_AM_Arg_t args[4] = { (gex_AM_Arg_t)o->tid, (gex_AM_Arg_t)o->seq,
-                                     (gex_AM_Arg_t)s->step, (gex_AM_Arg_t)o->curoff };
-            if (rv_am_send_internal(s->jobrank, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_COLL, args, 4,
-                                    n ? s->buf + o->curoff : NULL, n, NULL, GEX_FLAG_IMMEDIATE))
+            uint64_t off = s->off + o->curoff;
+            gex_AM_Arg_t args[A_COUNT] = {
+                [A_TID] = (gex_AM_Arg_t)o->tid,
+                [A_SEQ] = (gex_AM_Arg_t)o->seq,
+                [A_STEP] = (gex_AM_Arg_t)(s->step | o->sig.kind << 16),
+                [A_OFFLO] = (gex_AM_Arg_t)(uint32_t)off,
+                [A_OFFHI] = (gex_AM_Arg_t)(uint32_t)(off >> 32),
+                [A_NBLO] = (gex_AM_Arg_t)(uint32_t)o->sig.nbytes,
+                [A_NBHI] = (gex_AM_Arg_t)(uint32_t)(o->sig.nbytes >> 32),
+                [A_ROOT] = (gex_AM_Arg_t)o->sig.root,
+                [A_DT] = (gex_AM_Arg_t)o->sig.dt,
+                [A_OP] = (gex_AM_Arg_t)o->sig.op,
+            };
+            if (rv_am_send_internal(s->jobrank, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_COLL, args,
+                                    A_COUNT, n ? s->buf + o->curoff : NULL, n, NULL,
+                                    GEX_FLAG_IMMEDIATE))
                 return 0;
             o->curoff += n;
             o->cursent = 1;
@@ -107,12 +344,28 @@ int rv_coll_pump(struct rv_coll_op *o)
     return 1;
 }
 
+int rv_coll_xchg(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, uint64_t expect)
+{
+    if (!o->got) o->got = rv_coll_recv(o, step, base, cap, expect, 1);
+    if (!rv_coll_pump(o) || !o->got) return 0;
+    o->got = 0;
+    return 1;
+}
+
+/* ---- operation lifecycle ----------------------------------------------------- */
+
 static void rv_coll_unlink(struct rv_coll_op *o)
 {
     if (o->prev) o->prev->next = o->next;
     else rv_coll_active = o->next;
     if (o->next) o->next->prev = o->prev;
     o->prev = o->next = NULL;
+    struct rv_coll_op **pp = &rv_coll_ops[rv_coll_bucket(o->tid, o->seq)];
+    while (*pp != o) pp = &(*pp)->hnext;
+    *pp = o->hnext;
+    o->hnext = NULL;
+    o->ct->active--;
+    atomic_fetch_sub_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
 }
 
 /* Called under the lock. */
@@ -122,9 +375,10 @@ static int rv_coll_step(struct rv_coll_op *o)
     if (o->advance(o)) {
         o->done = 1;
         rv_coll_unlink(o);
-        free(o->acc);
-        free(o->tmp);
-        o->acc = o->tmp = NULL;
+        rv_coll_mem_put(o->mem[0]);
+        rv_coll_mem_put(o->mem[1]);
+        o->mem[0] = o->mem[1] = NULL;
+        /* the results are visible to the thread that syncs the event (acquire) */
         atomic_thread_fence(memory_order_seq_cst);
     }
     return o->done;
@@ -141,12 +395,12 @@ static int rv_coll_test(struct rv_op *op)
 
 static void rv_coll_release(struct rv_op *op) { free(op); }
 
-/* Progress hook: every collective in flight moves whenever anything polls, so a
- * rank waiting on one collective still serves the others its peers need. */
+/* Progress hook: every collective in flight moves whenever anything polls, so a rank
+ * waiting on one collective (or on anything else) still serves the others. */
 static int rv_coll_progress(void)
 {
     int work = 0;
-    if (!rv_coll_active) return 0;
+    if (!atomic_load_explicit(&rv_coll_nactive, memory_order_relaxed)) return 0;
     if (pthread_mutex_trylock(&rv_coll_lock)) return 0;
     for (struct rv_coll_op *o = rv_coll_active, *nx; o; o = nx) {
         nx = o->next;
@@ -156,12 +410,12 @@ static int rv_coll_progress(void)
     return work;
 }
 
-struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm,
+struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv_coll_sig *sig,
                                   int (*advance)(struct rv_coll_op *))
 {
     RV_CHECK_INIT(call);
     if (!tm) rv_fatal("%s: tm is GEX_TM_INVALID", call);
-    if (!tm->coll) rv_fatal("%s: tm is not a team (a TM-pair or a destroyed team)", call);
+    if (!tm->coll) rv_fatal("%s: tm is a TM-pair; collectives need a team", call);
     if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler", call);
     struct rv_coll_op *o = calloc(1, sizeof *o);
     if (!o) rv_fatal("%s: out of memory", call);
@@ -169,19 +423,32 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm,
     o->op.release = rv_coll_release;
     o->op.leaf = NULL;
     o->ct = tm->coll;
+    o->tm = tm;
     o->tid = tm->id;
     o->seq = tm->coll->seq++;
+    o->sig = *sig;
     o->advance = advance;
+    o->root = GEX_RANK_INVALID;
     return o;
 }
 
 gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
 {
+    /* initiation is a release: what the caller wrote before is visible to the peers */
     atomic_thread_fence(memory_order_seq_cst);
     pthread_mutex_lock(&rv_coll_lock);
+    unsigned b = rv_coll_bucket(o->tid, o->seq);
+    for (struct rv_coll_msg *m = rv_coll_store[b]; m; m = m->next)
+        if (m->tid == o->tid && m->seq == o->seq) rv_coll_sig_check(o, &m->sig, m->src);
+    o->hnext = rv_coll_ops[b];
+    rv_coll_ops[b] = o;
+    o->ct->active++;
+    o->ct->started = o->seq + 1;
+    o->ct->hist[o->seq % 8] = o->sig;
     o->next = rv_coll_active;
     if (o->next) o->next->prev = o;
     rv_coll_active = o;
+    atomic_fetch_add_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
     int d = rv_coll_step(o);
     pthread_mutex_unlock(&rv_coll_lock);
     if (d) {
@@ -191,23 +458,43 @@ gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
     return &o->op;
 }
 
-void rv_coll_wait(gex_Event_t ev) { gex_Event_Wait(ev); }
+void rv_coll_op_run(struct rv_coll_op *o) { gex_Event_Wait(rv_coll_op_start(o)); }
+
+unsigned rv_coll_team_active(const struct rv_coll_team *ct)
+{
+    pthread_mutex_lock(&rv_coll_lock);
+    unsigned n = ct->active;
+    pthread_mutex_unlock(&rv_coll_lock);
+    return n;
+}
 
 void rv_coll_team_init(struct rv_tm *tm)
 {
     struct rv_coll_team *ct = calloc(1, sizeof *ct);
     if (!ct) rv_fatal("out of memory creating team state");
     ct->tm = tm;
-    while ((1u << ct->rounds) < tm->size) ct->rounds++;
+    while ((1ull << ct->rounds) < tm->size) ct->rounds++;
+    ct->one_nbrhd = 1;
+    for (gex_Rank_t r = 0; r < tm->size; r++) ct->one_nbrhd &= rv_job_in_nbrhd(rv_tm_jobrank(tm, r));
     tm->coll = ct;
     if (tm->id == 0) {
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
         rv_progress_register(rv_coll_progress);
     }
+    pthread_mutex_lock(&rv_coll_lock);
+    ct->hnext = rv_coll_teams[tm->id % RV_COLL_BUCKETS];
+    rv_coll_teams[tm->id % RV_COLL_BUCKETS] = ct;
+    pthread_mutex_unlock(&rv_coll_lock);
 }
 
 void rv_coll_team_fini(struct rv_tm *tm)
 {
-    free(tm->coll);
+    struct rv_coll_team *ct = tm->coll;
+    pthread_mutex_lock(&rv_coll_lock);
+    struct rv_coll_team **pp = &rv_coll_teams[tm->id % RV_COLL_BUCKETS];
+    while (*pp != ct) pp = &(*pp)->hnext;
+    *pp = ct->hnext;
+    pthread_mutex_unlock(&rv_coll_lock);
+    free(ct);
     tm->coll = NULL;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* coll/coll_int.h: per-team collective state and the collective engine shared by
- * barrier, broadcast, reductions and team construction. */
+/* coll/coll_int.h: per-team collective state, the collective operation object and the
+ * engine API (sends, posted receives, signatures) shared by every algorithm in coll/. */
 #ifndef RV_COLL_INT_H
 #define RV_COLL_INT_H
 
@@ -9,42 +9,108 @@
 #include "core/core.h"
 #include "event/event.h"
 #include <gasnet_coll.h>
+#include <rivet.h>
+
+/* What a collective is. Carried in every message so calls that do not match across
+ * ranks are caught (see rv_coll_sig_check); the TM_* kinds are the internal exchanges
+ * of team construction and destruction. */
+enum rv_coll_kind {
+    RV_COLL_BARRIER = 1,
+    RV_COLL_BCAST,
+    RV_COLL_REDUCE_ONE,
+    RV_COLL_REDUCE_ALL,
+    RV_COLL_GATHER,
+    RV_COLL_ALLGATHER,
+    RV_COLL_ALLTOALL,
+    RV_COLL_TM_SPLIT,
+    RV_COLL_TM_CREATE,
+    RV_COLL_TM_DESTROY,
+    RV_COLL_KINDS
+};
+/* The public call a kind stands for, for error messages. */
+const char *rv_coll_kind_name(unsigned kind);
+
+/* The arguments every member must pass identically ("single-valued"). */
+struct rv_coll_sig {
+    uint32_t kind;
+    uint32_t root;   /* GEX_RANK_INVALID for unrooted collectives */
+    uint64_t nbytes; /* per-rank payload (reductions: dt_sz * dt_cnt) */
+    uint32_t dt, op; /* reductions only, else 0 */
+};
 
 struct rv_coll_team {
     struct rv_tm *tm;
-    unsigned      rounds;  /* ceil(log2(size)) */
-    uint32_t      seq;     /* collectives started on this team (all members agree) */
-    gex_Memvec_t  scratch; /* what the client donated at creation */
+    unsigned      rounds;      /* ceil(log2(size)) */
+    uint32_t      seq;         /* collectives started on this team (all members agree) */
+    unsigned      active;      /* of those, not yet complete here */
+    gex_Memvec_t  scratch;     /* what the client granted, as it passed it */
+    int           has_scratch;
+    int           one_nbrhd;   /* every member is in this rank's neighbourhood */
+    int           led;         /* this process's id counter named the team */
+    uint32_t      counter;     /* that counter, returned to the pool on destroy */
+    /* under the engine lock: for messages that arrive after their collective completed */
+    uint32_t      started;     /* sequence number of the next collective to start here */
+    struct rv_coll_sig hist[8];/* signatures of the last collectives started, by seq % 8 */
+    struct rv_coll_team *hnext;/* team table chain (by id) */
 };
 
-/* Message steps inside one collective: distinct per (sender, receiver) pair. */
-enum { RV_STEP_TOROOT = 40, RV_STEP_BCAST = 50 };
-#define RV_COLL_MAXSEND 48
+/* Message steps: every (sender, receiver, step) is used at most once per collective. */
+enum {
+    RV_STEP_MAIN = 0,       /* + round: barrier, binomial trees, recursive doubling */
+    RV_STEP_SCATTER = 64,   /* + round */
+    RV_STEP_ALLGATHER = 128,/* + round: Bruck or recursive-doubling allgather */
+    RV_STEP_HALVE = 192,    /* + round: recursive-halving reduce-scatter */
+    RV_STEP_FOLD = 256,     /* non-power-of-two ranks fold in */
+    RV_STEP_UNFOLD = 257,   /* ... and get the result back */
+    RV_STEP_TOROOT = 258,   /* a result forwarded to a root */
+    RV_STEP_DIRECT = 259    /* one-step gather and all-to-all */
+};
+
+#define RV_COLL_MAXSEND 64
 
 struct rv_coll_send {
     gex_Rank_t           jobrank;
     uint32_t             step;
     const unsigned char *buf;
     size_t               len;
+    uint64_t             off; /* where the bytes go in the receiver's posted buffer */
 };
 
-/* One collective in flight. Its 'advance' runs under the engine lock, never
- * polls or blocks, and returns 1 when this rank's part is complete. */
+/* Byte blocks of block-structured algorithms: block b is
+ * [min(b*bs, total), min((b+1)*bs, total)) of a buffer of 'total' bytes. */
+struct rv_coll_blocks {
+    uint64_t bs, total, n;
+};
+
+/* One collective in flight. 'advance' runs under the engine lock, never polls or
+ * blocks, and returns 1 when this rank's part is complete. */
 struct rv_coll_op {
     struct rv_op         op; /* first: gex_Event_t points here */
     struct rv_coll_team *ct;
+    struct rv_tm        *tm;
     uint32_t             tid, seq;
-    int                  done, state, bstate;
+    struct rv_coll_sig   sig;
+    int                  done;
     int                (*advance)(struct rv_coll_op *o);
     /* outbox: sends not yet injected */
     struct rv_coll_send  sends[RV_COLL_MAXSEND];
     unsigned             nsend, cur;
     size_t               curoff;
     int                  cursent;
-    /* current receive */
-    size_t               rbytes;
-    unsigned             rmsgs;
+    /* the posted receive (one step at a time) */
+    int                  rposted;
+    uint32_t             rstep;
+    unsigned char       *rbase;
+    uint64_t             rcap, rexpect, rbytes;
+    unsigned             rmsgs, rsenders;
+    int                  got; /* the current step's receive completed, sends pending */
+    /* algorithm state */
+    int                  state, bstate;
     unsigned             k;
+    gex_Rank_t           vr, nr, p2, rem; /* virtual rank; recursive-doubling rank, size, extra */
+    uint64_t             lo, hi;          /* element range held (reduce-scatter) */
+    uint64_t             los[33], his[33];
+    struct rv_coll_blocks blk;
     /* arguments */
     gex_Rank_t           root;
     void                *dst;
@@ -55,28 +121,84 @@ struct rv_coll_op {
     gex_OP_t             gop;
     gex_Coll_ReduceFn_t  fn;
     void                *cdata;
-    int                  all;
-    unsigned char       *acc, *tmp;
-    struct rv_coll_op   *prev, *next; /* active list */
+    int                  all, large;
+    unsigned char       *acc, *tmp;       /* working pointers (may swap) */
+    void                *mem[2];          /* buffers from rv_coll_mem_get, released at the end */
+    struct rv_coll_op   *prev, *next;     /* active list */
+    struct rv_coll_op   *hnext;           /* (tid, seq) hash chain */
 };
 
-/* Sets up collective state for a new team (not collective itself). */
+/* ---- teams ----------------------------------------------------------------- */
+/* Sets up collective state for a team (not collective itself). */
 void rv_coll_team_init(struct rv_tm *tm);
 void rv_coll_team_fini(struct rv_tm *tm);
 
-/* Validates tm for collective 'call' and returns a fresh op bound to its next sequence number. */
-struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm,
+/* ---- the engine (coll.c) ----------------------------------------------------- */
+/* Validates tm for 'call' and returns a fresh op bound to the team's next sequence
+ * number, with signature 'sig'. */
+struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv_coll_sig *sig,
                                   int (*advance)(struct rv_coll_op *));
-/* Starts an op (advances once); returns its event. */
+/* Starts an op (checks early arrivals against its signature, advances once); returns
+ * its event, or GEX_EVENT_INVALID when it completed at once. */
 gex_Event_t rv_coll_op_start(struct rv_coll_op *o);
-/* Outbox: queue a send; pump returns 1 when everything queued has been injected. */
-void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t team_rank, uint32_t step, const void *buf,
-                   size_t len);
+/* Starts an op and waits for it (team construction). */
+void rv_coll_op_run(struct rv_coll_op *o);
+/* Collectives on the team in flight here (read under the engine lock). */
+unsigned rv_coll_team_active(const struct rv_coll_team *ct);
+
+/* Outbox: queue 'len' bytes to team rank 'to', landing at 'off' of its posted buffer
+ * (len 0: one empty message). pump returns 1 when everything queued is injected. */
+void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf, size_t len,
+                   uint64_t off);
 int rv_coll_pump(struct rv_coll_op *o);
-/* Takes arrived messages of (o's collective, step) into dst; returns 1 once a
- * transfer of 'nbytes' is complete (then resets the receive counters). */
-int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *dst, size_t nbytes);
-/* Blocks (polling) until ev completes. */
-void rv_coll_wait(gex_Event_t ev);
+/* Posts (first call for a step) and tests the receive of 'step': bytes land at
+ * base + their offset (fatal beyond 'cap'). Complete when 'expect' bytes arrived, or,
+ * when 'expect' is 0, one (empty) message from each of 'senders'. Returns 1 once. */
+int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, uint64_t expect,
+                 unsigned senders);
+/* Exchange step: posts the receive, pumps the sends; 1 once both are done. */
+int rv_coll_xchg(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, uint64_t expect);
+
+/* Work buffers that are reused instead of returned to malloc (large malloc/free pairs
+ * make glibc trim and regrow the heap on every collective). */
+void *rv_coll_mem_get(size_t n);
+void  rv_coll_mem_put(void *p);
+
+/* Barrier of 'kind' (barrier.c): gex_Coll_BarrierNB, and gex_TM_Destroy's. */
+gex_Event_t rv_coll_barrier_kind(const char *call, gex_TM_t tm, unsigned kind);
+/* Blocking allgather of 'kind' (gather.c), for team construction. */
+void rv_coll_allgather_run(const char *call, gex_TM_t tm, unsigned kind, void *dst, const void *src,
+                           size_t nbytes);
+
+/* ---- block helpers (blocks.c) ---------------------------------------------- */
+uint64_t rv_coll_blk_off(const struct rv_coll_blocks *b, uint64_t blk);
+/* Bytes in blocks [first, first + count) taken modulo b->n. */
+uint64_t rv_coll_blk_bytes(const struct rv_coll_blocks *b, uint64_t first, uint64_t count);
+/* Queues those blocks of base to team rank 'to' (one message per contiguous piece, or
+ * one empty message when they hold no bytes). */
+void rv_coll_blk_send(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const unsigned char *base,
+                      const struct rv_coll_blocks *b, uint64_t first, uint64_t count);
+/* Bruck allgather of o->blk in 'base' over virtual ranks: virtual rank v is team rank
+ * (v + root) % n and starts holding block v. Uses o->k, o->bstate; 1 when complete. */
+int rv_coll_bruck(struct rv_coll_op *o, unsigned char *base, gex_Rank_t root);
+
+/* ---- reductions (reduce.c) ------------------------------------------------- */
+/* io[i] = in[i] OP io[i] for 'cnt' elements; 'in' is the lower ranks' contribution. */
+void rv_coll_combine(const struct rv_coll_op *o, const void *in, void *io, size_t cnt);
+/* Recursive-doubling geometry (reduce.c): p2 = largest power of two <= size, rem =
+ * size - p2; the first 2*rem ranks fold in pairs (even into odd). Sets o->p2, o->rem and
+ * o->nr (GEX_RANK_INVALID for the even ranks that fold away). */
+void rv_coll_rd_setup(struct rv_coll_op *o);
+/* Team rank of recursive-doubling rank nr. */
+static inline gex_Rank_t rv_coll_rd_rank(const struct rv_coll_op *o, gex_Rank_t nr)
+{
+    return nr < o->rem ? 2 * nr + 1 : nr + o->rem;
+}
+/* Large all-reduce and reduce-to-one: reduce-scatter by recursive halving, then
+ * allgather (or gather to the root) by recursive doubling (reduce_large.c). */
+int rv_coll_rsag_advance(struct rv_coll_op *o);
+
+/* Threshold in bytes for the large-message algorithms (RIVET_COLL_LARGE). */
+uint64_t rv_coll_large(void);
 
 #endif /* RV_COLL_INT_H */

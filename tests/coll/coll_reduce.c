@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/coll/coll_reduce.c: ReduceToOne (every root) and ReduceToAll for every
  * GEX_DT_* and every allowed GEX_OP_*, checked against a local computation;
- * GEX_OP_USER on GEX_DT_USER and a non-commutative GEX_OP_USER_NC. */
+ * GEX_OP_USER on GEX_DT_USER and a non-commutative GEX_OP_USER_NC (whose result
+ * must be exactly x0 OP x1 OP ... in rank order, also through the large algorithm). */
 #include "rv_test.h"
 #include <gasnet_coll.h>
 
-#define CNT_MAX 5000 /* 40 KB of doubles: several Medium chunks */
+#define CNT_MAX 12000 /* 48 KB of I32, 96 KB of doubles: above RIVET_COLL_LARGE, several chunks */
 
 /* Each rank's value for element i: small, so sums and products stay exact. */
 static int64_t val(gex_Rank_t r, size_t i) { return (int64_t)((r * 7 + i * 3) % 5) - 1 + (i % 2 ? 0 : 3) * (int64_t)(r % 2); }
@@ -143,7 +144,7 @@ int main(int argc, char **argv)
     RVT_CHECK(rvt_n == 1 || rvt_me != 0 || user_calls > 0, "user op never called");
 
     /* GEX_OP_USER_NC: order matters */
-    for (size_t cnt = 1; cnt <= 4000; cnt *= 20) {
+    for (size_t cnt = 1; cnt <= 8000; cnt *= 20) { /* up to 128 KB: the large algorithm too */
         aff_t *s = malloc(cnt * sizeof *s), *d = calloc(cnt, sizeof *d);
         for (size_t i = 0; i < cnt; i++) s[i] = aff_of(rvt_me, i);
         for (gex_Rank_t root = 0; root <= rvt_n; root++) {
@@ -166,6 +167,27 @@ int main(int argc, char **argv)
         }
         free(s);
         free(d);
+    }
+    /* in place: src == dst on every rank (ReduceToAll) or on the root (ReduceToOne) */
+    for (size_t cnt = 3; cnt <= CNT_MAX; cnt *= 4000) {
+        int64_t *v = malloc(cnt * sizeof *v);
+        for (gex_Rank_t root = 0; root <= rvt_n; root++) {
+            for (size_t i = 0; i < cnt; i++) v[i] = (int64_t)(rvt_me * 3 + i);
+            if (root == rvt_n)
+                gex_Event_Wait(gex_Coll_ReduceToAllNB(rvt_tm, v, v, GEX_DT_I64, 8, cnt, GEX_OP_ADD,
+                                                      NULL, NULL, 0));
+            else
+                gex_Event_Wait(gex_Coll_ReduceToOneNB(rvt_tm, root, rvt_me == root ? v : NULL, v,
+                                                      GEX_DT_I64, 8, cnt, GEX_OP_ADD, NULL, NULL, 0));
+            if (root != rvt_n && root != rvt_me) continue;
+            for (size_t i = 0; i < cnt; i++) {
+                int64_t e = 0;
+                for (gex_Rank_t r = 0; r < rvt_n; r++) e += (int64_t)(r * 3 + i);
+                RVT_CHECK(v[i] == e, "in-place cnt %zu root %u elem %zu: %lld want %lld", cnt, root,
+                          i, (long long)v[i], (long long)e);
+            }
+        }
+        free(v);
     }
     /* built-in type with a user op */
     {

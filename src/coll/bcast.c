@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* coll/bcast.c: gex_Coll_BroadcastNB: a binomial tree for small payloads, binomial
+ * scatter + Bruck allgather for large ones (RIVET_COLL_LARGE), a flat tree on hosts with
+ * more ranks than cores (RIVET_COLL_BCAST). */
+#include "coll/coll_int.h"
+
+#include <string.h>
+
+static gex_Rank_t rv_bcast_team_rank(const struct rv_coll_op *o, uint64_t v)
+{
+    return (gex_Rank_t)((v + o->root) % o->tm->size);
+}
+
+/* Virtual rank vr (relative to the root) receives from vr - lowbit(vr) and sends to
+ * vr + m for every power of two m below lowbit(vr), largest subtree first. Flat: the
+ * root sends to everyone itself (one hop each). */
+static int rv_bcast_small(struct rv_coll_op *o)
+{
+    uint64_t n = o->tm->size, vr = o->vr;
+    if (o->state == 0) {
+        if (vr && !rv_coll_recv(o, RV_STEP_MAIN, o->dst, o->nbytes, o->nbytes, 1)) return 0;
+        if (o->large == 2) { /* flat */
+            o->k = 1;
+            o->state = 2;
+        } else {
+            uint64_t low = vr ? (vr & -vr) : (1ull << o->ct->rounds);
+            for (uint64_t m = low >> 1; m; m >>= 1)
+                if (vr + m < n)
+                    rv_coll_queue(o, rv_bcast_team_rank(o, vr + m), RV_STEP_MAIN, o->dst, o->nbytes, 0);
+            o->state = 1;
+        }
+    }
+    if (o->state == 2 && !vr) {
+        for (;;) {
+            if (!rv_coll_pump(o)) return 0;
+            if (o->k >= n) return 1;
+            for (; o->k < n && o->nsend < RV_COLL_MAXSEND; o->k++)
+                rv_coll_queue(o, rv_bcast_team_rank(o, o->k), RV_STEP_MAIN, o->dst, o->nbytes, 0);
+        }
+    }
+    return rv_coll_pump(o);
+}
+
+/* The same tree, but each edge carries only the blocks of the child's subtree (block v
+ * belongs to virtual rank v); then every rank gathers the other blocks (Bruck). The
+ * root sends about nbytes instead of nbytes * log2(size), and no rank forwards a whole
+ * payload before its children can start. */
+static int rv_bcast_large(struct rv_coll_op *o)
+{
+    const struct rv_coll_blocks *b = &o->blk;
+    uint64_t n = b->n, vr = o->vr;
+    unsigned char *dst = o->dst;
+    if (o->state == 0) {
+        if (vr) {
+            uint64_t low = vr & -vr, cnt = low < n - vr ? low : n - vr;
+            if (!rv_coll_recv(o, RV_STEP_SCATTER, dst, b->total, rv_coll_blk_bytes(b, vr, cnt), 1))
+                return 0;
+        }
+        uint64_t low = vr ? (vr & -vr) : (1ull << o->ct->rounds);
+        for (uint64_t m = low >> 1; m; m >>= 1)
+            if (vr + m < n)
+                rv_coll_blk_send(o, rv_bcast_team_rank(o, vr + m), RV_STEP_SCATTER, dst, b, vr + m,
+                                 m < n - vr - m ? m : n - vr - m);
+        o->state = 1;
+    }
+    if (o->state == 1) {
+        if (!rv_coll_pump(o)) return 0;
+        o->state = 2;
+    }
+    return rv_coll_bruck(o, dst, o->root);
+}
+
+/* Which algorithm (RIVET_COLL_BCAST): 0 binomial tree, 1 scatter + allgather, 2 flat.
+ * Scatter + allgather moves about twice the bytes of the tree in total, in return for a
+ * shallower critical path: that pays across neighbourhoods, or when every rank has a core
+ * of its own. On a host with more ranks than cores every copy competes for the same cores
+ * and every hop of a tree may wait for a descheduled rank, so there the root sends to
+ * everyone itself (docs/collectives.md has the numbers). */
+static int rv_bcast_alg(gex_TM_t tm, size_t nbytes)
+{
+    const char *m = rv_cfg.COLL_BCAST;
+    int large = tm->size > 2 && nbytes >= rv_coll_large();
+    if (!strcmp(m, "scatter")) return large;
+    if (!strcmp(m, "tree")) return 0;
+    if (!strcmp(m, "flat")) return 2;
+    if (strcmp(m, "auto"))
+        rv_fatal("RIVET_COLL_BCAST=%s: expected auto, tree, scatter or flat", m);
+    if (tm->coll->one_nbrhd && rv_job.oversubscribed) return tm->size > 2 ? 2 : 0;
+    return large;
+}
+
+gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                 size_t nbytes, gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    static const char call[] = "gex_Coll_BroadcastNB";
+    RV_CHECK_INIT(call);
+    if (tm && tm->coll && root >= tm->size)
+        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
+    struct rv_coll_sig sig = { .kind = RV_COLL_BCAST, .root = root, .nbytes = nbytes };
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_bcast_small);
+    gex_Rank_t n = tm->size;
+    o->root = root;
+    o->dst = dst;
+    o->nbytes = nbytes;
+    o->vr = (tm->rank + n - root) % n;
+    if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
+    if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
+    if (tm->rank == root && dst != src && nbytes) memmove(dst, src, nbytes);
+    o->large = rv_bcast_alg(tm, nbytes);
+    if (o->large == 1) {
+        /* blocks of whole cache lines, one per rank (the last ones may be short or empty) */
+        uint64_t bs = (nbytes + n - 1) / n;
+        o->blk = (struct rv_coll_blocks){ .bs = (bs + 63) & ~(uint64_t)63, .total = nbytes, .n = n };
+        o->advance = rv_bcast_large;
+    }
+    return rv_coll_op_start(o);
+}

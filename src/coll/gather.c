@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* coll/gather.c: Rivet's data-movement collectives beyond GASNet-EX (rivet.h):
+ * rivet_Coll_GatherNB, rivet_Coll_AllgatherNB, rivet_Coll_AlltoallNB, and the blocking
+ * allgather team construction uses. */
+#include "coll/coll_int.h"
+
+#include <string.h>
+
+/* Per-rank contributions at least this large go straight to the root: forwarding them
+ * up a tree would copy them again at every level for no gain in latency. */
+#define RV_GATHER_DIRECT 8192
+
+static void rv_gather_check(const char *call, gex_TM_t tm, const void *dst, const void *src,
+                            size_t nbytes, int need_dst)
+{
+    if (!nbytes) return;
+    if (!src) rv_fatal("%s: src is NULL", call);
+    if (need_dst && !dst) rv_fatal("%s: dst is NULL", call);
+    if (tm->size && nbytes > SIZE_MAX / tm->size) rv_fatal("%s: size * nbytes overflows", call);
+}
+
+/* ---- gather -------------------------------------------------------------------- */
+
+/* Every rank sends its block to the root, which receives them all in one step. */
+static int rv_gather_direct(struct rv_coll_op *o)
+{
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    size_t nb = o->nbytes;
+    if (me != o->root) {
+        if (!o->state) {
+            rv_coll_queue(o, o->root, RV_STEP_DIRECT, o->src, nb, (uint64_t)me * nb);
+            o->state = 1;
+        }
+        return rv_coll_pump(o);
+    }
+    return rv_coll_recv(o, RV_STEP_DIRECT, o->dst, (uint64_t)n * nb, (uint64_t)(n - 1) * nb, n - 1);
+}
+
+/* Binomial tree over virtual ranks vr = rank - root: vr collects the blocks of its
+ * subtree [vr, vr + min(lowbit(vr), size - vr)) in acc, in virtual-rank order, and sends
+ * them to vr - lowbit(vr) in one piece. The root finally rotates them into rank order. */
+static int rv_gather_tree(struct rv_coll_op *o)
+{
+    uint64_t n = o->tm->size, vr = o->vr, nb = o->nbytes;
+    uint64_t sub = vr ? ((vr & -vr) < n - vr ? (vr & -vr) : n - vr) : n;
+    while (o->k < o->ct->rounds) {
+        uint64_t m = 1ull << o->k;
+        if (vr & m) {
+            if (!o->bstate) {
+                rv_coll_queue(o, (gex_Rank_t)((vr - m + o->root) % n), RV_STEP_MAIN + o->k, o->acc,
+                              (size_t)(sub * nb), m * nb);
+                o->bstate = 1;
+            }
+            return rv_coll_pump(o);
+        }
+        if (vr + m < n) {
+            uint64_t cnt = m < n - vr - m ? m : n - vr - m;
+            if (!rv_coll_recv(o, RV_STEP_MAIN + o->k, o->acc, sub * nb, cnt * nb, 1)) return 0;
+        }
+        o->k++;
+    }
+    /* the root: virtual rank v is rank (v + root) % n */
+    if (o->acc != (unsigned char *)o->dst) {
+        uint64_t head = (n - o->root) * nb;
+        memcpy((unsigned char *)o->dst + o->root * nb, o->acc, (size_t)head);
+        memcpy(o->dst, o->acc + head, (size_t)(o->root * nb));
+    }
+    return 1;
+}
+
+gex_Event_t rivet_Coll_GatherNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                size_t nbytes, gex_Flags_t flags)
+{
+    static const char call[] = "rivet_Coll_GatherNB";
+    (void)flags; /* none defined */
+    RV_CHECK_INIT(call);
+    if (tm && tm->coll && root >= tm->size)
+        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
+    struct rv_coll_sig sig = { .kind = RV_COLL_GATHER, .root = root, .nbytes = nbytes };
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_gather_tree);
+    gex_Rank_t n = tm->size, me = tm->rank;
+    rv_gather_check(call, tm, dst, src, nbytes, me == root);
+    o->root = root;
+    o->dst = dst;
+    o->src = src;
+    o->nbytes = nbytes;
+    o->vr = (me + n - root) % n;
+    if (nbytes >= RV_GATHER_DIRECT) {
+        o->advance = rv_gather_direct;
+        if (me == root && (const unsigned char *)src != (unsigned char *)dst + (size_t)me * nbytes)
+            memmove((unsigned char *)dst + (size_t)me * nbytes, src, nbytes);
+    } else {
+        uint64_t vr = o->vr, sub = vr ? ((vr & -vr) < n - vr ? (vr & -vr) : n - vr) : n;
+        o->acc = (me == root && root == 0) ? dst : (o->mem[0] = rv_coll_mem_get((size_t)(sub * nbytes)));
+        if (o->acc != src) memmove(o->acc, src, nbytes);
+    }
+    return rv_coll_op_start(o);
+}
+
+/* ---- allgather ------------------------------------------------------------------ */
+
+static int rv_allgather_advance(struct rv_coll_op *o) { return rv_coll_bruck(o, o->dst, 0); }
+
+static struct rv_coll_op *rv_allgather_new(const char *call, gex_TM_t tm, unsigned kind, void *dst,
+                                           const void *src, size_t nbytes)
+{
+    struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID, .nbytes = nbytes };
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_allgather_advance);
+    rv_gather_check(call, tm, dst, src, nbytes, 1);
+    gex_Rank_t n = tm->size, me = tm->rank;
+    o->dst = dst;
+    o->nbytes = nbytes;
+    o->vr = me;
+    o->blk = (struct rv_coll_blocks){ .bs = nbytes, .total = (uint64_t)n * nbytes, .n = n };
+    unsigned char *mine = (unsigned char *)dst + (size_t)me * nbytes;
+    if (nbytes && (const unsigned char *)src != mine) memmove(mine, src, nbytes);
+    return o;
+}
+
+gex_Event_t rivet_Coll_AllgatherNB(gex_TM_t tm, void *dst, const void *src, size_t nbytes,
+                                   gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    RV_CHECK_INIT("rivet_Coll_AllgatherNB");
+    return rv_coll_op_start(
+        rv_allgather_new("rivet_Coll_AllgatherNB", tm, RV_COLL_ALLGATHER, dst, src, nbytes));
+}
+
+void rv_coll_allgather_run(const char *call, gex_TM_t tm, unsigned kind, void *dst, const void *src,
+                           size_t nbytes)
+{
+    rv_coll_op_run(rv_allgather_new(call, tm, kind, dst, src, nbytes));
+}
+
+/* ---- all-to-all ------------------------------------------------------------------- */
+
+/* One step: rank me sends block j to rank j = me + 1, me + 2, ... (staggered so that not
+ * everyone targets the same rank at once) and receives size - 1 blocks. */
+static int rv_alltoall_advance(struct rv_coll_op *o)
+{
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    size_t nb = o->nbytes;
+    if (!o->got)
+        o->got = rv_coll_recv(o, RV_STEP_DIRECT, o->dst, (uint64_t)n * nb, (uint64_t)(n - 1) * nb,
+                              n - 1);
+    for (;;) {
+        if (!rv_coll_pump(o)) return 0;
+        if (o->k >= n) break;
+        while (o->k < n && o->nsend < RV_COLL_MAXSEND) {
+            gex_Rank_t to = (gex_Rank_t)(((uint64_t)me + o->k) % n);
+            rv_coll_queue(o, to, RV_STEP_DIRECT, (const unsigned char *)o->src + (size_t)to * nb, nb,
+                          (uint64_t)me * nb);
+            o->k++;
+        }
+    }
+    return o->got;
+}
+
+gex_Event_t rivet_Coll_AlltoallNB(gex_TM_t tm, void *dst, const void *src, size_t nbytes,
+                                  gex_Flags_t flags)
+{
+    static const char call[] = "rivet_Coll_AlltoallNB";
+    (void)flags; /* none defined */
+    RV_CHECK_INIT(call);
+    struct rv_coll_sig sig = { .kind = RV_COLL_ALLTOALL, .root = GEX_RANK_INVALID, .nbytes = nbytes };
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_alltoall_advance);
+    rv_gather_check(call, tm, dst, src, nbytes, 1);
+    gex_Rank_t me = tm->rank;
+    o->dst = dst;
+    o->src = src;
+    o->nbytes = nbytes;
+    o->k = 1;
+    if (nbytes)
+        memcpy((unsigned char *)dst + (size_t)me * nbytes, (const unsigned char *)src + (size_t)me * nbytes,
+               nbytes);
+    return rv_coll_op_start(o);
+}
