@@ -103,9 +103,10 @@ if [ "$DOBUILD" = 1 ]; then
 fi
 RIVETRUN=$BUILD/bin/rivetrun
 BIN=$BUILD/bench
-for b in bench_rma bench_am bench_inject bench_barrier bench_limits; do
+for b in bench_rma bench_am bench_inject bench_barrier bench_limits bench_vis bench_coll; do
     [ -x "$BIN/$b" ] || { log "missing $BIN/$b (build the bench_programs target)"; exit 1; }
 done
+[ -x "$BIN/bench_amo" ] || { log "missing $BIN/bench_amo (build the bench_programs target)"; exit 1; }
 [ -x "$RIVETRUN" ] || { log "missing $RIVETRUN"; exit 1; }
 
 mkdir -p "$OUT" "$LOGS" "$PEERDIR"
@@ -197,6 +198,83 @@ rivet_ref() { # group round program args...
         "$RIVETRUN" --timeout "$TIMEOUT" -n "$NP" "$BIN/$1" --system rivet-shm --config ref \
         "${COMMON[@]}" --scale 0.25 "${@:2}"
 }
+# Remote atomics (bench_amo): CPU atomics (config "") and the AM reference (RIVET_RATOMIC=ref,
+# config "ref") side by side, at NP ranks, or at the given count for the hot spot.
+rivet_amo() { # group round ratomic(auto|ref) np args...
+    local group=$1 round=$2 cfg=$3 np=$4; shift 4
+    local c=(); [ "$cfg" = ref ] && c=(--config ref --scale 0.25)
+    run rivet-shm "$group-$cfg-np$np" "$round" "RIVET_RATOMIC=$cfg" env RIVET_TRANSPORT=shm \
+        RIVET_RATOMIC="$cfg" "$RIVETRUN" --timeout "$TIMEOUT" -n "$np" "$BIN/bench_amo" \
+        --system rivet-shm "${COMMON[@]}" "${c[@]}" "$@"
+}
+# Non-contiguous puts (bench_vis): the stride optimizer on (config "") and off (RIVET_VIS_OPT=0,
+# "noopt"), on the direct mechanism and on AM pack/unpack (RIVET_VIS=ref: "ref", "ref-noopt").
+rivet_vis() { # group round vis(auto|ref) opt(1|0) args...
+    local group=$1 round=$2 vis=$3 opt=$4; shift 4
+    local tag="" cfg=()
+    [ "$vis" = ref ] && tag=ref
+    [ "$opt" = 0 ] && tag=${tag:+$tag-}noopt
+    [ -n "$tag" ] && cfg=(--config "$tag")
+    [ "$vis" = ref ] && cfg+=(--scale 0.25)
+    run rivet-shm "$group${tag:+-$tag}" "$round" "RIVET_VIS=$vis RIVET_VIS_OPT=$opt" env \
+        RIVET_TRANSPORT=shm RIVET_VIS="$vis" RIVET_VIS_OPT="$opt" "$RIVETRUN" --timeout "$TIMEOUT" \
+        -n "$NP" "$BIN/bench_vis" --system rivet-shm "${COMMON[@]}" "${cfg[@]}" "$@"
+}
+# MPI_Fetch_and_op in bench/peers/mpi_bench.c, at np ranks (MPI peers only: no OpenSHMEM run).
+mpi_amo() { # group round np args...
+    local group=$1 round=$2 np=$3; shift 3
+    local s cmd
+    for s in mpi-openmpi mpi-openmpi+ucx mpi-mpich; do
+        [ -n "${PEER_CMD[$s]:-}" ] || continue
+        local sys=${s%+*} cfg=()
+        [ "$s" != "$sys" ] && cfg=(--config "${s#*+}")
+        cmd=${PEER_CMD[$s]/-np $NP /-np $np }; cmd=${cmd/-n $NP /-n $np }
+        # MPI atomics cost 1..50 us each here (up to 50x Rivet's): a fifth of the iterations
+        # shellcheck disable=SC2086
+        run "$s" "$group-np$np" "$round" "" $cmd --system "$sys" "${cfg[@]}" "${COMMON[@]}" \
+            --scale 0.2 "$@"
+    done
+}
+# Collectives (bench_coll: barrier, allreduce, broadcast) at np ranks; groups "coll-np<N>" keep
+# them out of the 2-rank tables (bench_report.py gives them their own table).
+rivet_coll() { # round np args...
+    local round=$1 np=$2; shift 2
+    run rivet-shm "coll-np$np" "$round" "" env RIVET_TRANSPORT=shm "$RIVETRUN" --timeout "$TIMEOUT" \
+        -n "$np" "$BIN/bench_coll" --system rivet-shm "${COMMON[@]}" "$@"
+}
+# MPI_Barrier, MPI_Allreduce and MPI_Bcast from mpi_bench.c at np ranks. MPI busy-polls: with
+# more ranks than cores every call waits for time slices (ms), so those runs use 2% of the
+# iterations and only the first round.
+mpi_coll() { # round np args...
+    local round=$1 np=$2; shift 2
+    local s cmd sc=()
+    [ "$np" -gt "$(nproc 2>/dev/null || echo 2)" ] && { [ "$round" = 1 ] || return 0; sc=(--scale 0.02); }
+    for s in mpi-openmpi mpi-openmpi+ucx mpi-mpich; do
+        [ -n "${PEER_CMD[$s]:-}" ] || continue
+        local sys=${s%+*} cfg=()
+        [ "$s" != "$sys" ] && cfg=(--config "${s#*+}")
+        cmd=${PEER_CMD[$s]/-np $NP /-np $np }; cmd=${cmd/-n $NP /-n $np }
+        # shellcheck disable=SC2086
+        run "$s" "coll-np$np" "$round" "" $cmd --system "$sys" "${cfg[@]}" "${COMMON[@]}" "${sc[@]}" \
+            --only barrier,allreduce,broadcast "$@"
+    done
+}
+# The ofi transport (libfabric) between 2 ranks on this host: RIVET_PSHM=0 makes every rank its
+# own neighbourhood, so everything crosses the network stack ("rivet-ofi"), next to the raw
+# libfabric yardstick bench/ofi_raw (same provider choice, "libfabric-raw"); AM Long with both
+# protocols (configs "sync" and "reassembly").
+rivet_ofi() { # group round config(""|sync|reassembly) program args...
+    local group=$1 round=$2 cfg=$3; shift 3
+    local c=() e=()
+    [ -n "$cfg" ] && { c=(--config "$cfg"); e=(RIVET_AMLONG="$cfg"); }
+    run rivet-ofi "$group${cfg:+-$cfg}" "$round" "${e[*]}" env RIVET_PSHM=0 RIVET_TRANSPORT=ofi \
+        "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-ofi "${c[@]}" \
+        "${COMMON[@]}" "${@:2}"
+}
+ofi_raw() { # group round args...
+    local group=$1 round=$2; shift 2
+    run libfabric-raw "$group" "$round" "" "$BIN/ofi_raw" --system libfabric-raw "${COMMON[@]}" "$@"
+}
 limits() { # group round args...
     local group=$1 round=$2; shift 2
     run limit "$group" "$round" "" "$BIN/bench_limits" --system limit "${COMMON[@]}" "$@"
@@ -285,6 +363,43 @@ for ((r = 1; r <= ROUNDS; r++)); do
     log "round $r/$ROUNDS: barrier"
     rivet barrier "$r" bench_barrier --max-size 64K
     [ "$PEERS" = 1 ] && mpi_peers barrier "$r" --only barrier
+
+    log "round $r/$ROUNDS: collectives (np 2 and 4)"
+    CSIZES=(); [ "$SMOKE" = 1 ] || CSIZES=(--max-size 1M)
+    for cnp in 2 4; do
+        rivet_coll "$r" "$cnp" "${CSIZES[@]}"
+        [ "$PEERS" = 1 ] && mpi_coll "$r" "$cnp" "${CSIZES[@]}"
+    done
+
+    # hot spot at 1, 2 and 4 ranks only: beyond that the 2 cores merely time-share
+    log "round $r/$ROUNDS: remote atomics"
+    for cfg in auto ref; do
+        rivet_amo amo "$r" "$cfg" "$NP" --only amo_fadd_latency,amo_fadd_throughput
+        for k in 1 2 4; do rivet_amo amo_hotspot "$r" "$cfg" "$k" --only amo_hotspot; done
+    done
+    if [ "$PEERS" = 1 ]; then
+        mpi_amo amo "$r" "$NP" --only amo_fadd_latency,amo_fadd_throughput
+        for k in 1 2 4; do mpi_amo amo_hotspot "$r" "$k" --only amo_hotspot; done
+    fi
+
+    if [ -x "$BIN/ofi_raw" ]; then
+        log "round $r/$ROUNDS: network transport (ofi) and raw libfabric"
+        OFI_SIZES=(--max-size 1M); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
+        rivet_ofi ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
+        ofi_raw ofi "$r" --only put_latency,put_rtt,put_bw "${OFI_SIZES[@]}"
+        rivet_ofi ofi "$r" "" bench_am --only am_short_rtt
+        for proto in sync reassembly; do
+            rivet_ofi ofi-amlong "$r" "$proto" bench_am --only am_long_rtt,am_long_flood \
+                --min-size 16K "${OFI_SIZES[@]}"
+        done
+    fi
+
+    # the regions span 4x the payload: an 8 MiB area gives the seed's 2 MiB payloads
+    log "round $r/$ROUNDS: VIS (non-contiguous puts)"
+    VIS_SIZES=(); [ "$SMOKE" = 1 ] || VIS_SIZES=(--max-size 8M)
+    for vis in auto ref; do
+        for opt in 1 0; do rivet_vis vis "$r" "$vis" "$opt" "${VIS_SIZES[@]}"; done
+    done
 done
 
 log "$(wc -l <"$RESULTS") measurements in $RESULTS"
@@ -298,7 +413,7 @@ else
     log "no python3: results only, no report"
 fi
 # The suite reports; it fails only when Rivet itself did not run cleanly.
-if grep -P '^rivet-shm\t' "$RUNS" | cut -f4 | grep -qv '^ok$'; then
+if grep -P '^rivet-(shm|ofi)\t' "$RUNS" | cut -f4 | grep -qv '^ok$'; then
     log "some Rivet runs failed (see $RUNS)"; exit 1
 fi
 exit 0

@@ -70,6 +70,8 @@ class Store:
                 except ValueError:
                     self.bad += 1
                     continue
+                if str(r.get("group", "")).startswith("coll-"):
+                    continue  # np 2 and 4 collectives: coll_table() reads them itself
                 key = (r["benchmark"], r["system"], r.get("variant", ""), r.get("config", ""),
                        int(r["size"]), r["metric"], int(r.get("depth", 0)))
                 samples = [float(x) for x in (r.get("samples") or [r["value"]])]
@@ -242,6 +244,209 @@ def inject_tables(st):
             out.append("| " + " | ".join(row) + " |")
         out.append("")
     return out
+
+
+def amo_tables(st):
+    """Remote atomics: fetch-add latency/throughput (2 ranks) and the hot spot per job size;
+    Rivet's CPU atomics and AM reference ([ref]) side by side, then each MPI peer."""
+    peers = [p for p in ("mpi-openmpi", "mpi-mpich")
+             if any(p in st.systems(b) for b in ("amo_fadd_latency", "amo_hotspot"))]
+    head = ["measurement", "Rivet CPU best (median)", "Rivet [ref] best (median)", "ref/CPU"]
+    for p in peers:
+        head += ["%s best" % p, "Rivet/%s" % p]
+    rows = []
+    specs = [("amo_fadd_latency", v, "latency", "us", "fetch-add latency, %s (us)" % v.upper())
+             for v in ("u32", "u64")]
+    specs += [("amo_fadd_throughput", v, "rate", "Mops/s",
+               "fetch-add throughput, %s (Mops/s)" % v.upper()) for v in ("u32", "u64")]
+    nps = sorted({k[2] for k in st.groups if k[0] == "amo_hotspot"},
+                 key=lambda v: int(v[2:]) if v[2:].isdigit() else 0)
+    specs += [("amo_hotspot", v, "rate", "Mops/s", "hot spot, np %s (aggregate Mops/s)" % v[2:])
+              for v in nps]
+    for bench, v, metric, unit, title in specs:
+        size = 4 if v == "u32" else 8
+        cpu = st.stat(bench, RIVET, v, "", size, metric)
+        ref = st.stat(bench, RIVET, v, "ref", size, metric)
+        if not cpu and not ref:
+            continue
+        row = [title, "%s (%s)" % (fmt(cpu and cpu["best"], unit), fmt(cpu and cpu["median"], unit)),
+               "%s (%s)" % (fmt(ref and ref["best"], unit), fmt(ref and ref["median"], unit)),
+               fmt(ratio(ref and ref["best"], cpu and cpu["best"]))]
+        for p in peers:
+            q = st.stat(bench, p, v, None, size, metric)
+            lab = q["label"][q["label"].rindex("["):] if q and q["label"].endswith("]") else ""
+            row += [fmt(q and q["best"], unit) + ((" " + lab) if lab else ""),
+                    fmt(ratio(cpu and cpu["best"], q and q["best"]))]
+        rows.append("| " + " | ".join(row) + " |")
+    if not rows:
+        return []
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + rows
+
+
+def coll_table(path):
+    """Collectives (bench_coll, groups coll-np<N>): barrier, all-reduce and broadcast latency
+    at each job size, Rivet vs each MPI peer (best over its configs); ratios of bests."""
+    vals = defaultdict(list)
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if not line.startswith("{"):
+                    continue
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if not str(r.get("group", "")).startswith("coll-"):
+                    continue
+                key = (r["benchmark"], r["system"], r.get("config", ""), int(r["ranks"]), int(r["size"]))
+                vals[key].extend(float(x) for x in (r.get("samples") or [r["value"]]))
+    if not vals:
+        return []
+
+    def best(bench, system, np_, size):
+        c = [(min(v), statistics.median(v), k[2]) for k, v in vals.items()
+             if k[0] == bench and k[1] == system and k[3] == np_ and k[4] == size]
+        return min(c) if c else None
+
+    peers = [p for p in ("mpi-openmpi", "mpi-mpich") if any(k[1] == p for k in vals)]
+    head = ["collective", "size", "ranks", "Rivet best (median)"]
+    for p in peers:
+        head += ["%s best" % p, "Rivet/%s" % p]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for bench in ("barrier", "allreduce", "broadcast"):
+        for size in sorted({k[4] for k in vals if k[0] == bench}):
+            for np_ in sorted({k[3] for k in vals if k[0] == bench and k[4] == size}):
+                r = best(bench, RIVET, np_, size)
+                row = [bench, fmt_size(size) if bench != "barrier" else "-", str(np_),
+                       "%s (%s)" % (fmt(r and r[0]), fmt(r and r[1]))]
+                for p in peers:
+                    q = best(bench, p, np_, size)
+                    row += [fmt(q and q[0]) + ((" [%s]" % q[2]) if q and q[2] else ""),
+                            fmt(ratio(r and r[0], q and q[0]))]
+                rows.append("| " + " | ".join(row) + " |")
+    return rows
+
+
+def vis_tables(st):
+    """Non-contiguous puts (bench_vis): per mechanism, 8-byte elements at 25% density as an
+    Indexed list and as Strided metadata of 3, 8 and 32 levels, optimizer on and off
+    (configs "", "noopt" direct; "ref", "ref-noopt" AM), then the 64-byte 3-d series."""
+    out = []
+    dims = ("e8_d3", "e8_d8", "e8_d32")
+    for title, on, off in (("direct loops (neighbourhood peer)", "", "noopt"),
+                           ("AM pack/unpack (RIVET_VIS=ref)", "ref", "ref-noopt")):
+        sizes = sorted(set(st.sizes("vis_strided_put_bw", RIVET)) | set(st.sizes("vis_indexed_put_bw", RIVET)))
+        sizes = [z for z in sizes if st.stat("vis_strided_put_bw", RIVET, "e8_d3", on, z)
+                 or st.stat("vis_indexed_put_bw", RIVET, "e8", on, z)]
+        if not sizes:
+            continue
+        head = ["payload", "indexed"] + ["%s-d on" % d[4:] for d in dims] + \
+               ["%s-d off" % d[4:] for d in dims] + ["on/off %s-d" % d[4:] for d in dims]
+        out += ["### 8-byte elements, %s (MB/s, best of N)" % title, "",
+                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for z in sizes:
+            ix = st.stat("vis_indexed_put_bw", RIVET, "e8", on, z)
+            a = [st.stat("vis_strided_put_bw", RIVET, d, on, z) for d in dims]
+            b = [st.stat("vis_strided_put_bw", RIVET, d, off, z) for d in dims]
+            row = [fmt_size(z), fmt(ix and ix["best"], "MB/s")]
+            row += [fmt(x and x["best"], "MB/s") for x in a] + [fmt(x and x["best"], "MB/s") for x in b]
+            row += [fmt(ratio(x and x["best"], y and y["best"])) for x, y in zip(a, b)]
+            out.append("| " + " | ".join(row) + " |")
+        out.append("")
+    sizes = [z for z in st.sizes("vis_strided_put_bw", RIVET)
+             if any(st.stat("vis_strided_put_bw", RIVET, "e64_d3", c, z) for c in ("", "ref"))]
+    if sizes:
+        cfgs = ("", "noopt", "ref", "ref-noopt")
+        head = ["payload", "direct on", "direct off", "AM on", "AM off", "on/off direct", "on/off AM"]
+        out += ["### 64-byte elements, 3-d (MB/s, best of N)", "",
+                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for z in sizes:
+            v = [st.stat("vis_strided_put_bw", RIVET, "e64_d3", c, z) for c in cfgs]
+            v = [x and x["best"] for x in v]
+            out.append("| " + " | ".join([fmt_size(z)] + [fmt(x, "MB/s") for x in v] +
+                                         [fmt(ratio(v[0], v[1])), fmt(ratio(v[2], v[3]))]) + " |")
+        out.append("")
+    return out
+
+# ---- the ofi transport next to raw libfabric -----------------------------------------------
+OFI, RAW = "rivet-ofi", "libfabric-raw"
+
+
+def ofi_tables(st):
+    """Rivet over the ofi transport (RIVET_PSHM=0, 2 ranks) against bench/ofi_raw with the same
+    provider, and AM Long's two protocols side by side. Empty when neither ran."""
+    if not st.sizes("put_latency", OFI) and not st.sizes("put_latency", RAW):
+        return []
+    L = ["## Network transport: Rivet over ofi vs raw libfabric", "",
+         "2 ranks on this host with RIVET_PSHM=0 RIVET_TRANSPORT=ofi (`rivet-ofi`), and "
+         "bench/ofi_raw (`libfabric-raw`: same provider choice, no Rivet). Rivet's blocking put "
+         "waits for remote completion, as the raw `fi_write_dc` does (one write with "
+         "FI_DELIVERY_COMPLETE, then its completion); `fi_write_pingpong` is the round trip of "
+         "two writes, each side polling memory. Bandwidth: Rivet `put_bw nbi_bulk` vs 64 raw "
+         "delivery-complete writes in flight. Ratios are Rivet/raw of bests.", ""]
+    goals_ = []
+    r8 = st.stat("put_latency", OFI, "blocking", "", 8, "latency")
+    w8 = st.stat("put_latency", RAW, "fi_write_dc", "", 8, "latency")
+    q = ratio(r8 and r8["best"], w8 and w8["best"])
+    goals_.append("| 8 B put latency / raw fi_write round trip | <= 1.25 | %s / %s us | %s | %s |"
+                  % (fmt(r8 and r8["best"]), fmt(w8 and w8["best"]), fmt(q),
+                     "not measured" if q is None else ("**met**" if q <= 1.25 else "**missed**")))
+    rb = st.stat("put_bw", OFI, "nbi_bulk", "", 1 << 20, "bandwidth")
+    wb = st.stat("put_bw", RAW, "fi_write_dc", "", 1 << 20, "bandwidth")
+    q = ratio(rb and rb["best"], wb and wb["best"])
+    goals_.append("| 1 MiB put bandwidth / raw fi_write bandwidth | >= 0.9 | %s / %s MB/s | %s | %s |"
+                  % (fmt(rb and rb["best"], "MB/s"), fmt(wb and wb["best"], "MB/s"), fmt(q),
+                     "not measured" if q is None else ("**met**" if q >= 0.9 else "**missed**")))
+    L += ["| goal | target | Rivet / raw (best of N) | ratio | status |", "|---|---|---|---|---|"]
+    L += goals_
+    L.append("")
+    sizes = sorted(set(st.sizes("put_latency", OFI, "latency")) | set(st.sizes("put_latency", RAW, "latency")))
+    if sizes:
+        L += ["### Put latency over ofi (us)", "",
+              "| size | Rivet best | Rivet median | raw fi_write_dc best | Rivet/raw | raw ping-pong RTT best | Rivet/ping-pong |",
+              "|---|---|---|---|---|---|---|"]
+        for z in sizes:
+            r = st.stat("put_latency", OFI, "blocking", "", z, "latency")
+            w = st.stat("put_latency", RAW, "fi_write_dc", "", z, "latency")
+            pp = st.stat("put_rtt", RAW, "fi_write_pingpong", "", z, "latency")
+            L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                fmt_size(z), fmt(r and r["best"]), fmt(r and r["median"]), fmt(w and w["best"]),
+                fmt(ratio(r and r["best"], w and w["best"])), fmt(pp and pp["best"]),
+                fmt(ratio(r and r["best"], pp and pp["best"]))))
+        L.append("")
+    sizes = sorted(set(st.sizes("put_bw", OFI, "bandwidth")) | set(st.sizes("put_bw", RAW, "bandwidth")))
+    if sizes:
+        L += ["### Put bandwidth over ofi (MB/s)", "",
+              "| size | Rivet nbi_bulk best | raw fi_write_dc best | Rivet/raw |", "|---|---|---|---|"]
+        for z in sizes:
+            r = st.stat("put_bw", OFI, "nbi_bulk", "", z, "bandwidth")
+            w = st.stat("put_bw", RAW, "fi_write_dc", "", z, "bandwidth")
+            L.append("| %s | %s | %s | %s |" % (fmt_size(z), fmt(r and r["best"], "MB/s"),
+                     fmt(w and w["best"], "MB/s"), fmt(ratio(r and r["best"], w and w["best"]))))
+        L.append("")
+    a = st.stat("am_short_rtt", OFI, None, "", 0, "latency")
+    if a:
+        L += ["AM Short round trip over ofi: best %s us, median %s us." % (fmt(a["best"]), fmt(a["median"])), ""]
+    sizes = sorted(set(st.sizes("am_long_rtt", OFI, "latency")))
+    if sizes:
+        L += ["### AM Long over ofi: put-sync-send vs target-side reassembly", "",
+              "RIVET_AMLONG=sync (put, wait for its remote completion, then the header) and "
+              "=reassembly (payload and header back to back, matched at the target). Payloads up "
+              "to RIVET_AMLONG_PACKED (8 KiB) travel inside the message for both. reasm/sync: "
+              "< 1 is faster for latency, > 1 for bandwidth.", "",
+              "| size | RTT sync (us) | RTT reassembly (us) | reasm/sync | flood sync (MB/s) | flood reassembly (MB/s) | reasm/sync |",
+              "|---|---|---|---|---|---|---|"]
+        for z in sizes:
+            ls = st.stat("am_long_rtt", OFI, None, "sync", z, "latency")
+            lr = st.stat("am_long_rtt", OFI, None, "reassembly", z, "latency")
+            fs = st.stat("am_long_flood", OFI, None, "sync", z, "bandwidth")
+            fr = st.stat("am_long_flood", OFI, None, "reassembly", z, "bandwidth")
+            L.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+                fmt_size(z), fmt(ls and ls["best"]), fmt(lr and lr["best"]),
+                fmt(ratio(lr and lr["best"], ls and ls["best"])), fmt(fs and fs["best"], "MB/s"),
+                fmt(fr and fr["best"], "MB/s"), fmt(ratio(fr and fr["best"], fs and fs["best"]))))
+        L.append("")
+    return L
 
 
 # ---- goals ---------------------------------------------------------------------------------
@@ -718,6 +923,46 @@ def main():
                  "completion and a barrier outside the timed region; value = injection time / d.")
         L.append("")
         L += t
+
+    t = coll_table(a.results or os.path.join(a.out, "results.json"))
+    if t:
+        L.append("## Collectives (us, best of N)")
+        L.append("")
+        L.append("bench_coll at 2 and 4 ranks on one host (2 cores: at 4 ranks they time-share): "
+                 "each call timed on its own, then an untimed barrier; value = the slowest rank's "
+                 "mean per call (barrier: back to back). allreduce = DBL sum; broadcast from rank 0. "
+                 "MPI: MPI_Barrier, MPI_Allreduce, MPI_Bcast timed the same way (at more ranks than "
+                 "cores: first round only, 2% of the iterations).")
+        L.append("")
+        L += t
+        L.append("")
+
+    t = amo_tables(st)
+    if t:
+        L.append("## Remote atomics (best of N)")
+        L.append("")
+        L.append("bench_amo: fetch-add from rank 0 to a word of rank 1, one at a time (latency) or "
+                 "all in flight then one sync (throughput); hot spot: every rank fetch-adds one word "
+                 "of rank 0, aggregate rate. CPU = atomics on the mapped segment, [ref] = "
+                 "RIVET_RATOMIC=ref (every op an AM round trip); ref/CPU and Rivet/peer are ratios "
+                 "of bests (for latencies < 1 is faster, for rates > 1 is faster). MPI: "
+                 "MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush.")
+        L.append("")
+        L += t
+        L.append("")
+
+    t = vis_tables(st)
+    if t:
+        L.append("## VIS: non-contiguous puts, stride optimizer on and off")
+        L.append("")
+        L.append("bench_vis (the seed's testvisperf method): NB puts back to back, then one sync; "
+                 "elements at 25% density on both sides; the 3-, 8- and 32-level Strided "
+                 "descriptions all fold to the same 1-D stride. on = RIVET_VIS_OPT=1, off = 0 "
+                 "(the caller's loop nest as given); on/off > 1 means the optimizer helps.")
+        L.append("")
+        L += t
+
+    L += ofi_tables(st)
 
     L.append("## Limits")
     L.append("")

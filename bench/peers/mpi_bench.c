@@ -204,6 +204,133 @@ static void barrier_bench(void)
     }
 }
 
+/* Remote atomics, as bench/bench_amo.c measures them: MPI_Fetch_and_op(MPI_SUM) on a word of
+ * the window, one at a time (each followed by MPI_Win_flush) or many then one flush; the hot
+ * spot has every rank fetch-add one word of rank 0, timed barrier to barrier on rank 0. */
+static uint64_t *amo_res;
+static long amo_max;
+
+static double amo_run(int is64, int lat, int target, MPI_Aint disp, long iters)
+{
+    uint64_t one64 = 1;
+    uint32_t one32 = 1, *res32 = (uint32_t *)amo_res;
+    MPI_Datatype dt = is64 ? MPI_UINT64_T : MPI_UINT32_T;
+    const void *one = is64 ? (const void *)&one64 : (const void *)&one32;
+    double t0 = bu_now();
+    for (long i = 0; i < iters; i++) {
+        void *r = lat ? (void *)amo_res : is64 ? (void *)&amo_res[i] : (void *)&res32[i];
+        MPI_Fetch_and_op(one, r, dt, target, disp, MPI_SUM, win);
+        if (lat) MPI_Win_flush(target, win);
+    }
+    if (!lat) MPI_Win_flush(target, win);
+    double t = bu_now() - t0;
+    BU_CLOBBER();
+    return t;
+}
+
+static void amo_pair(const char *bench, int lat)
+{
+    static const char *const variants[2] = {"u32", "u64"};
+    for (int is64 = 0; is64 < 2; is64++) {
+        if (!bu_selected(&o, bench, variants[is64])) continue;
+        long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
+        if (iters > amo_max) iters = amo_max;
+        double vals[BU_MAX_TRIALS];
+        if (me == 0) amo_run(is64, lat, 1, 8, iters / 4 + 1);
+        for (int t = 0; t < o.trials; t++) {
+            barrier();
+            if (me == 0) {
+                double s = amo_run(is64, lat, 1, 8, iters);
+                vals[t] = lat ? 1e6 * s / (double)iters : (double)iters / s / 1e6;
+            }
+            barrier();
+        }
+        if (me == 0) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+            bu_report(&o, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
+                      lat ? "us" : "Mops/s", vals, o.trials, extra);
+        }
+    }
+}
+
+static void amo_hotspot(void)
+{
+    char variant[16]; /* the job size: the report keys measurements by variant */
+    snprintf(variant, sizeof variant, "np%d", (int)np);
+    if (!bu_selected(&o, "amo_hotspot", variant)) return;
+    long iters = bu_iters(&o, 20000, 0, 0, 10);
+    if (iters > amo_max) iters = amo_max;
+    double vals[BU_MAX_TRIALS];
+    for (int t = -1; t < o.trials; t++) { /* window: first start to last end, as bench_amo */
+        barrier();
+        double t0 = bu_now();
+        amo_run(1, 0, 0, 16, iters);
+        double mine[2] = {-t0, bu_now()}, span[2];
+        MPI_Reduce(mine, span, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (t >= 0 && me == 0) vals[t] = (double)iters * np / (span[1] + span[0]) / 1e6;
+    }
+    if (me == 0) {
+        char extra[64];
+        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+        bu_report(&o, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, o.trials, extra);
+    }
+}
+
+static void amo_all(void)
+{
+    if (!bu_selected(&o, "amo_fadd_latency", NULL) && !bu_selected(&o, "amo_fadd_throughput", NULL) &&
+        !bu_selected(&o, "amo_hotspot", NULL))
+        return;
+    amo_max = bu_iters(&o, 50000, 0, 0, 10);
+    amo_res = bu_alloc((size_t)amo_max * sizeof *amo_res);
+    if (np >= 2) {
+        amo_pair("amo_fadd_latency", 1);
+        amo_pair("amo_fadd_throughput", 0);
+    }
+    amo_hotspot();
+    free(amo_res);
+}
+
+/* Collectives, timed as bench/bench_coll.c times Rivet's: each call on its own, then an
+ * untimed barrier; the value is the slowest rank's mean per call. */
+static void coll_sweep(const char *bench, int is_bcast)
+{
+    static const size_t sizes[] = { 8, 4096, 65536, 1048576 };
+    if (!bu_selected(&o, bench, NULL)) return;
+    double vals[BU_MAX_TRIALS];
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t size = sizes[si];
+        if (size < o.min_size || size > o.max_size) continue;
+        double *src = bu_alloc(size), *dst = bu_alloc(size);
+        int cnt = (int)(size / sizeof(double));
+        for (int i = 0; i < cnt; i++) src[i] = (double)(me + i);
+        long iters = bu_iters(&o, 5000, size, 256.0 * 1024 * 1024, 5);
+        for (int t = -1; t < o.trials; t++) {
+            long n = t < 0 ? iters / 4 + 1 : iters;
+            double sum = 0;
+            barrier();
+            for (long i = 0; i < n; i++) {
+                double t0 = bu_now();
+                if (is_bcast) MPI_Bcast(me == 0 ? src : dst, cnt, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                else MPI_Allreduce(src, dst, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                sum += bu_now() - t0;
+                barrier();
+            }
+            double mean = 1e6 * sum / (double)n, worst = 0;
+            MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+            if (t >= 0) vals[t] = worst;
+        }
+        if (me == 0) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+            bu_report(&o, bench, NULL, size, "latency", "us", vals, o.trials, extra);
+        }
+        free(src);
+        free(dst);
+    }
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -211,6 +338,15 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (bu_parse_args(&o, argc, argv, "mpi", NULL)) MPI_Abort(MPI_COMM_WORLD, 2);
     o.ranks = np;
+    if (np < 2 && o.only && !strcmp(o.only, "amo_hotspot")) { /* the one 1-rank benchmark */
+        MPI_Win_allocate(4096, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &winbase, &win);
+        MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
+        amo_all();
+        MPI_Win_unlock_all(win);
+        MPI_Win_free(&win);
+        MPI_Finalize();
+        return 0;
+    }
     if (np < 2) {
         if (me == 0) fprintf(stderr, "mpi_bench: needs at least 2 ranks\n");
         MPI_Finalize();
@@ -232,6 +368,9 @@ int main(int argc, char **argv)
     twosided("am_medium_rtt", 0, twosided_max);
     twosided("am_medium_flood", 1, twosided_max);
     barrier_bench();
+    coll_sweep("allreduce", 0);
+    coll_sweep("broadcast", 1);
+    amo_all();
     MPI_Win_unlock_all(win);
     barrier();
     MPI_Win_free(&win);
