@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* coll/barrier.c: gex_Coll_BarrierNB as a dissemination barrier on any team. */
+/* coll/barrier.c: gex_Coll_BarrierNB as a dissemination barrier on any team (over the
+ * neighbourhood leaders when it runs in two levels, hier.c). */
 #include "coll/coll_int.h"
 
 /* Round k: tell rank + 2^k, wait for rank - 2^k. */
 static int rv_barrier_advance(struct rv_coll_op *o)
 {
-    struct rv_tm *tm = o->tm;
-    while (o->k < o->ct->rounds) {
+    while (o->k < o->rounds) {
         if (!o->bstate) {
-            rv_coll_queue(o, (gex_Rank_t)((tm->rank + (1ull << o->k)) % tm->size), o->k, NULL, 0, 0);
+            rv_coll_queue(o, (gex_Rank_t)((o->me + (1ull << o->k)) % o->n), o->k, NULL, 0, 0);
             o->bstate = 1;
         }
         if (!rv_coll_xchg(o, o->k, NULL, 0, 0)) return 0;
@@ -21,7 +21,9 @@ static int rv_barrier_advance(struct rv_coll_op *o)
 gex_Event_t rv_coll_barrier_kind(const char *call, gex_TM_t tm, unsigned kind)
 {
     struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID };
-    return rv_coll_op_start(rv_coll_op_new(call, tm, &sig, rv_barrier_advance));
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_barrier_advance);
+    if (rv_coll_hier_begin(o)) rv_coll_hier_wrap(o);
+    return rv_coll_op_start(o);
 }
 
 gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)

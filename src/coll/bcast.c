@@ -8,7 +8,7 @@
 
 static gex_Rank_t rv_bcast_team_rank(const struct rv_coll_op *o, uint64_t v)
 {
-    return (gex_Rank_t)((v + o->root) % o->tm->size);
+    return (gex_Rank_t)((v + o->root) % o->n);
 }
 
 /* Virtual rank vr (relative to the root) receives from vr - lowbit(vr) and sends to
@@ -16,14 +16,14 @@ static gex_Rank_t rv_bcast_team_rank(const struct rv_coll_op *o, uint64_t v)
  * root sends to everyone itself (one hop each). */
 static int rv_bcast_small(struct rv_coll_op *o)
 {
-    uint64_t n = o->tm->size, vr = o->vr;
+    uint64_t n = o->n, vr = o->vr;
     if (o->state == 0) {
         if (vr && !rv_coll_recv(o, RV_STEP_MAIN, o->dst, o->nbytes, o->nbytes, 1)) return 0;
         if (o->large == 2) { /* flat */
             o->k = 1;
             o->state = 2;
         } else {
-            uint64_t low = vr ? (vr & -vr) : (1ull << o->ct->rounds);
+            uint64_t low = vr ? (vr & -vr) : (1ull << o->rounds);
             for (uint64_t m = low >> 1; m; m >>= 1)
                 if (vr + m < n)
                     rv_coll_queue(o, rv_bcast_team_rank(o, vr + m), RV_STEP_MAIN, o->dst, o->nbytes, 0);
@@ -56,7 +56,7 @@ static int rv_bcast_large(struct rv_coll_op *o)
             if (!rv_coll_recv(o, RV_STEP_SCATTER, dst, b->total, rv_coll_blk_bytes(b, vr, cnt), 1))
                 return 0;
         }
-        uint64_t low = vr ? (vr & -vr) : (1ull << o->ct->rounds);
+        uint64_t low = vr ? (vr & -vr) : (1ull << o->rounds);
         for (uint64_t m = low >> 1; m; m >>= 1)
             if (vr + m < n)
                 rv_coll_blk_send(o, rv_bcast_team_rank(o, vr + m), RV_STEP_SCATTER, dst, b, vr + m,
@@ -76,16 +76,16 @@ static int rv_bcast_large(struct rv_coll_op *o)
  * of its own. On a host with more ranks than cores every copy competes for the same cores
  * and every hop of a tree may wait for a descheduled rank, so there the root sends to
  * everyone itself (docs/collectives.md has the numbers). */
-static int rv_bcast_alg(gex_TM_t tm, size_t nbytes)
+static int rv_bcast_alg(const struct rv_coll_op *o, size_t nbytes)
 {
     const char *m = rv_cfg.COLL_BCAST;
-    int large = tm->size > 2 && nbytes >= rv_coll_large();
+    int large = o->n > 2 && nbytes >= rv_coll_large();
     if (!strcmp(m, "scatter")) return large;
     if (!strcmp(m, "tree")) return 0;
     if (!strcmp(m, "flat")) return 2;
     if (strcmp(m, "auto"))
         rv_fatal("RIVET_COLL_BCAST=%s: expected auto, tree, scatter or flat", m);
-    if (tm->coll->one_nbrhd && rv_job.oversubscribed) return tm->size > 2 ? 2 : 0;
+    if (o->ct->one_nbrhd && rv_job.oversubscribed) return o->n > 2 ? 2 : 0;
     return large;
 }
 
@@ -99,20 +99,24 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
         rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
     struct rv_coll_sig sig = { .kind = RV_COLL_BCAST, .root = root, .nbytes = nbytes };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_bcast_small);
-    gex_Rank_t n = tm->size;
     o->root = root;
     o->dst = dst;
     o->nbytes = nbytes;
-    o->vr = (tm->rank + n - root) % n;
     if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
     if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
     if (tm->rank == root && dst != src && nbytes) memmove(dst, src, nbytes);
-    o->large = rv_bcast_alg(tm, nbytes);
+    /* two levels: the algorithm runs over the leaders, from the root's leader */
+    int hier = rv_coll_hier_begin(o);
+    if (hier) o->root = o->ct->hier->lof[root];
+    gex_Rank_t n = o->n;
+    o->vr = hier && o->me == GEX_RANK_INVALID ? 0 : (o->me + n - o->root) % n;
+    o->large = rv_bcast_alg(o, nbytes);
     if (o->large == 1) {
         /* blocks of whole cache lines, one per rank (the last ones may be short or empty) */
         uint64_t bs = (nbytes + n - 1) / n;
         o->blk = (struct rv_coll_blocks){ .bs = (bs + 63) & ~(uint64_t)63, .total = nbytes, .n = n };
         o->advance = rv_bcast_large;
     }
+    if (hier) rv_coll_hier_wrap(o);
     return rv_coll_op_start(o);
 }

@@ -299,6 +299,12 @@ int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, 
 void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf, size_t len,
                    uint64_t off)
 {
+    rv_coll_queue_tm(o, o->map ? o->map[to] : to, step, buf, len, off);
+}
+
+void rv_coll_queue_tm(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf,
+                      size_t len, uint64_t off)
+{
     if (o->nsend == RV_COLL_MAXSEND) rv_fatal("collective engine: outbox overflow");
     struct rv_coll_send *s = &o->sends[o->nsend++];
     s->jobrank = rv_tm_jobrank(o->tm, to);
@@ -375,9 +381,10 @@ static int rv_coll_step(struct rv_coll_op *o)
     if (o->advance(o)) {
         o->done = 1;
         rv_coll_unlink(o);
-        rv_coll_mem_put(o->mem[0]);
-        rv_coll_mem_put(o->mem[1]);
-        o->mem[0] = o->mem[1] = NULL;
+        for (unsigned i = 0; i < sizeof o->mem / sizeof o->mem[0]; i++) {
+            rv_coll_mem_put(o->mem[i]);
+            o->mem[i] = NULL;
+        }
         /* the results are visible to the thread that syncs the event (acquire) */
         atomic_thread_fence(memory_order_seq_cst);
     }
@@ -429,6 +436,9 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->sig = *sig;
     o->advance = advance;
     o->root = GEX_RANK_INVALID;
+    o->me = tm->rank;
+    o->n = tm->size;
+    o->rounds = o->ct->rounds;
     return o;
 }
 
@@ -476,8 +486,10 @@ void rv_coll_team_init(struct rv_tm *tm)
     while ((1ull << ct->rounds) < tm->size) ct->rounds++;
     ct->one_nbrhd = 1;
     for (gex_Rank_t r = 0; r < tm->size; r++) ct->one_nbrhd &= rv_job_in_nbrhd(rv_tm_jobrank(tm, r));
+    ct->hier = ct->one_nbrhd ? NULL : rv_coll_hier_new(tm);
     tm->coll = ct;
     if (tm->id == 0) {
+        rv_coll_hier_config();
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
         rv_progress_register(rv_coll_progress);
     }
@@ -495,6 +507,7 @@ void rv_coll_team_fini(struct rv_tm *tm)
     while (*pp != ct) pp = &(*pp)->hnext;
     *pp = ct->hnext;
     pthread_mutex_unlock(&rv_coll_lock);
+    rv_coll_hier_free(ct->hier);
     free(ct);
     tm->coll = NULL;
 }

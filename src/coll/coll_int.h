@@ -46,6 +46,7 @@ struct rv_coll_team {
     gex_Memvec_t  scratch;     /* what the client granted, as it passed it */
     int           has_scratch;
     int           one_nbrhd;   /* every member is in this rank's neighbourhood */
+    struct rv_coll_hier *hier; /* neighbourhood layout, when the team spans several (hier.c) */
     int           led;         /* this process's id counter named the team */
     uint32_t      counter;     /* that counter, returned to the pool on destroy */
     /* under the engine lock: for messages that arrive after their collective completed */
@@ -63,7 +64,26 @@ enum {
     RV_STEP_FOLD = 256,     /* non-power-of-two ranks fold in */
     RV_STEP_UNFOLD = 257,   /* ... and get the result back */
     RV_STEP_TOROOT = 258,   /* a result forwarded to a root */
-    RV_STEP_DIRECT = 259    /* one-step gather and all-to-all */
+    RV_STEP_DIRECT = 259,   /* one-step gather and all-to-all */
+    RV_STEP_NB_IN = 260,    /* two-level: members to their neighbourhood's leader */
+    RV_STEP_NB_OUT = 261,   /* two-level: leader to its members (or to a non-leader root) */
+    RV_STEP_NB_ROOT = 262   /* two-level broadcast: a non-leader root to its leader */
+};
+
+/* Two-level collectives (hier.c): a team spanning several neighbourhoods, as every member
+ * sees it. The leader of a neighbourhood is its lowest team rank; leaders are numbered in
+ * team rank order. */
+struct rv_coll_hier {
+    gex_Rank_t  nl;        /* leaders (neighbourhoods the team spans) */
+    gex_Rank_t *leaders;   /* [nl] their team ranks, ascending */
+    gex_Rank_t *lof;       /* [size] leader index of every team rank's neighbourhood */
+    unsigned    lrounds;   /* ceil(log2(nl)) */
+    gex_Rank_t  nm;        /* team members in my neighbourhood */
+    gex_Rank_t *members;   /* [nm] their team ranks, ascending (members[0] leads) */
+    gex_Rank_t  mi;        /* my index in members */
+    int         usable;    /* nl > 1 and some neighbourhood holds two or more members */
+    int         contig;    /* every neighbourhood's members are consecutive team ranks */
+    int         hosts;     /* the team spans more than one host */
 };
 
 #define RV_COLL_MAXSEND 64
@@ -108,6 +128,13 @@ struct rv_coll_op {
     int                  state, bstate;
     unsigned             k;
     gex_Rank_t           vr, nr, p2, rem; /* virtual rank; recursive-doubling rank, size, extra */
+    /* the ranks the algorithm runs over: the team, or (two-level) the leaders */
+    gex_Rank_t           me, n;           /* my rank among them and their number */
+    unsigned             rounds;          /* ceil(log2(n)) */
+    const gex_Rank_t    *map;             /* their team ranks (NULL: the identity) */
+    int                  hstate;          /* two-level: stage */
+    gex_Rank_t           hk;              /* two-level: fan-out progress */
+    int                (*inner)(struct rv_coll_op *o); /* two-level: the algorithm over leaders */
     uint64_t             lo, hi;          /* element range held (reduce-scatter) */
     uint64_t             los[33], his[33];
     struct rv_coll_blocks blk;
@@ -123,7 +150,7 @@ struct rv_coll_op {
     void                *cdata;
     int                  all, large;
     unsigned char       *acc, *tmp;       /* working pointers (may swap) */
-    void                *mem[2];          /* buffers from rv_coll_mem_get, released at the end */
+    void                *mem[4];          /* buffers from rv_coll_mem_get, released at the end */
     struct rv_coll_op   *prev, *next;     /* active list */
     struct rv_coll_op   *hnext;           /* (tid, seq) hash chain */
 };
@@ -146,10 +173,13 @@ void rv_coll_op_run(struct rv_coll_op *o);
 /* Collectives on the team in flight here (read under the engine lock). */
 unsigned rv_coll_team_active(const struct rv_coll_team *ct);
 
-/* Outbox: queue 'len' bytes to team rank 'to', landing at 'off' of its posted buffer
- * (len 0: one empty message). pump returns 1 when everything queued is injected. */
+/* Outbox: queue 'len' bytes to rank 'to' of the ranks the algorithm runs over (o->map),
+ * landing at 'off' of its posted buffer (len 0: one empty message); rv_coll_queue_tm takes
+ * a team rank. pump returns 1 when everything queued is injected. */
 void rv_coll_queue(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf, size_t len,
                    uint64_t off);
+void rv_coll_queue_tm(struct rv_coll_op *o, gex_Rank_t to, uint32_t step, const void *buf,
+                      size_t len, uint64_t off);
 int rv_coll_pump(struct rv_coll_op *o);
 /* Posts (first call for a step) and tests the receive of 'step': bytes land at
  * base + their offset (fatal beyond 'cap'). Complete when 'expect' bytes arrived, or,
@@ -197,6 +227,19 @@ static inline gex_Rank_t rv_coll_rd_rank(const struct rv_coll_op *o, gex_Rank_t 
 /* Large all-reduce and reduce-to-one: reduce-scatter by recursive halving, then
  * allgather (or gather to the root) by recursive doubling (reduce_large.c). */
 int rv_coll_rsag_advance(struct rv_coll_op *o);
+
+/* ---- two-level collectives (hier.c) ---------------------------------------- */
+/* Reads RIVET_COLL_HIER (fatal if malformed); once, at start-up. */
+void rv_coll_hier_config(void);
+/* Team layout by neighbourhood (at team creation; NULL when the team lives in one). */
+struct rv_coll_hier *rv_coll_hier_new(const struct rv_tm *tm);
+void rv_coll_hier_free(struct rv_coll_hier *h);
+/* Whether op o (its signature set) runs in two levels (RIVET_COLL_HIER); if so, makes
+ * o->me, o->n, o->rounds and o->map the leaders' (the caller then sets its algorithm up
+ * over them and calls rv_coll_hier_wrap). Non-leaders get o->me = GEX_RANK_INVALID. */
+int rv_coll_hier_begin(struct rv_coll_op *o);
+/* Runs o->advance over the leaders between the in-neighbourhood stages. */
+void rv_coll_hier_wrap(struct rv_coll_op *o);
 
 /* Threshold in bytes for the large-message algorithms (RIVET_COLL_LARGE). */
 uint64_t rv_coll_large(void);

@@ -61,7 +61,7 @@ void rv_coll_combine(const struct rv_coll_op *o, const void *in, void *io, size_
 
 void rv_coll_rd_setup(struct rv_coll_op *o)
 {
-    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    gex_Rank_t n = o->n, me = o->me;
     o->p2 = 1;
     while ((uint64_t)o->p2 * 2 <= n) o->p2 *= 2;
     o->rem = n - o->p2;
@@ -83,7 +83,7 @@ static void rv_swap(struct rv_coll_op *o)
  * ranks hand the result back. log2(p2) rounds (+2 when size is not a power of two). */
 static int rv_allreduce_small(struct rv_coll_op *o)
 {
-    gex_Rank_t me = o->tm->rank;
+    gex_Rank_t me = o->me;
     size_t nb = o->nbytes;
     for (;;) {
         switch (o->state) {
@@ -134,14 +134,14 @@ static int rv_allreduce_small(struct rv_coll_op *o)
  * except for GEX_OP_USER_NC, where it is rank 0 so that the order is the rank order. */
 static int rv_reduce_one_small(struct rv_coll_op *o)
 {
-    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    gex_Rank_t n = o->n, me = o->me;
     gex_Rank_t troot = o->gop == GEX_OP_USER_NC ? 0 : o->root;
     uint64_t vr = ((uint64_t)me + n - troot) % n;
     size_t nb = o->nbytes;
     for (;;) {
         switch (o->state) {
         case 0:
-            while (o->k < o->ct->rounds) {
+            while (o->k < o->rounds) {
                 uint64_t m = 1ull << o->k;
                 if (vr & m) {
                     rv_coll_queue(o, (gex_Rank_t)((vr - m + troot) % n), RV_STEP_MAIN + o->k, o->acc,
@@ -232,8 +232,18 @@ static struct rv_coll_op *rv_reduce_new(const char *call, unsigned kind, gex_TM_
     o->fn = user_op;
     o->cdata = user_cdata;
     o->all = kind == RV_COLL_REDUCE_ALL;
+    /* two levels: the algorithm runs over the leaders, to the root's leader */
+    int hier = rv_coll_hier_begin(o);
+    if (hier && !o->all) o->root = o->ct->hier->lof[root];
+    if (hier && o->me == GEX_RANK_INVALID) {
+        /* not a leader: hands its contribution to its leader (hier.c) */
+        o->acc = o->mem[0] = rv_coll_mem_get(nb);
+        memcpy(o->acc, src, nb);
+        rv_coll_hier_wrap(o);
+        return o;
+    }
     rv_coll_rd_setup(o);
-    o->large = tm->size > 1 && nb >= rv_coll_large() && dt_cnt >= o->p2;
+    o->large = o->n > 1 && nb >= rv_coll_large() && dt_cnt >= o->p2;
     if (o->large) {
         /* ReduceToAll works in dst itself; ReduceToOne needs its own (dst is the root's) */
         o->acc = o->all ? dst : (o->mem[0] = rv_coll_mem_get(nb));
@@ -245,6 +255,11 @@ static struct rv_coll_op *rv_reduce_new(const char *call, unsigned kind, gex_TM_
         o->tmp = o->mem[1] = rv_coll_mem_get(nb);
         memcpy(o->acc, src, nb);
         o->advance = o->all ? rv_allreduce_small : rv_reduce_one_small;
+    }
+    if (hier) {
+        /* the root's leader gets the result in a buffer of its own if it is not the root */
+        if (!o->all && o->me == o->root && tm->rank != root) o->dst = o->mem[3] = rv_coll_mem_get(nb);
+        rv_coll_hier_wrap(o);
     }
     return o;
 }

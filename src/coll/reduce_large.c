@@ -19,7 +19,7 @@ static uint64_t rv_root_nr(const struct rv_coll_op *o)
 
 int rv_coll_rsag_advance(struct rv_coll_op *o)
 {
-    gex_Rank_t me = o->tm->rank;
+    gex_Rank_t me = o->me;
     const size_t es = o->dt_sz, nb = o->nbytes;
     unsigned char *acc = o->acc;
     for (;;) {

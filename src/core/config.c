@@ -43,7 +43,7 @@ static const char *rv_env_lookup(const char *name, const char *alias, char *buf,
 {
     snprintf(buf, n, "RIVET_%s", name);
     const char *v = getenv(buf);
-    if (!v && alias) v = getenv(alias);
+    if (!v && alias && (v = getenv(alias)) != NULL) snprintf(buf, n, "%s", alias); /* for errors */
     return v;
 }
 

@@ -68,7 +68,22 @@ void rv_job_init(const rv_boot_info_t *bi)
                  &rv_job.host_ranks, &rv_job.host_size, &rv_job.host_index);
     free(names);
 
-    if (rv_cfg.PSHM) {
+    if (rv_cfg.PSHM && rv_cfg.SUPERNODE_MAXSIZE) {
+        /* GASNET_SUPERNODE_MAXSIZE: a host's ranks, in jobrank order, are cut into
+         * neighbourhoods of at most that many consecutive ones. */
+        uint64_t *keys = calloc(n, sizeof *keys);
+        uint32_t *seen = calloc(rv_job.host_count, sizeof *seen);
+        if (!keys || !seen) rv_fatal("out of memory at start-up");
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t h = rv_job.host_of[r];
+            keys[r] = (uint64_t)h << 32 | (uint32_t)(seen[h]++ / rv_cfg.SUPERNODE_MAXSIZE);
+        }
+        rv_job_group((const char *)keys, sizeof *keys, n, rv_job.rank, rv_job.nbrhd_of,
+                     &rv_job.nbrhd_count, &rv_job.nbrhd_ranks, &rv_job.nbrhd_size,
+                     &rv_job.nbrhd_index);
+        free(keys);
+        free(seen);
+    } else if (rv_cfg.PSHM) {
         memcpy(rv_job.nbrhd_of, rv_job.host_of, n * sizeof(uint32_t));
         rv_job.nbrhd_count = rv_job.host_count;
         rv_job.nbrhd_size = rv_job.host_size;
