@@ -4,7 +4,8 @@
 #   make test       deps, build, the whole ctest suite (exit status = result)
 #   make install PREFIX=/dir
 #   make asan | tsan | clang    the suite under ASan+UBSan, TSan (without the ofi runs, whose
-#                   libfabric start-up is very slow under TSan, and the error-path tests), or clang
+#                   libfabric start-up is very slow under TSan, and the error-path tests), or
+#                   built with clang (without the ofi runs, which the gcc suites cover)
 #   make docs       regenerate docs/env.md from the configuration table
 #   make bench | bench-smoke    benchmark suite (scripts/bench.sh)
 BUILD   ?= build
@@ -49,7 +50,7 @@ tsan: deps
 clang:
 	@scripts/deps.sh --clang
 	$(call build_tree,build-clang,Release,-DCMAKE_C_COMPILER=clang)
-	ctest --test-dir build-clang $(CTEST_ARGS)
+	ctest --test-dir build-clang $(CTEST_ARGS) -LE ofi
 
 docs: build
 	scripts/gen_env_md.sh $(BUILD)/bin/rivetrun > docs/env.md.tmp
