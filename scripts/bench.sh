@@ -271,6 +271,15 @@ rivet_ofi() { # group round config(""|sync|reassembly) program args...
         "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-ofi "${c[@]}" \
         "${COMMON[@]}" "${@:2}"
 }
+# Remote atomics over ofi (bench_amo, 2 ranks, RIVET_PSHM=0): the provider's native atomics
+# (RIVET_RATOMIC=auto, config "native") next to the AM reference (RIVET_RATOMIC=ref, "ref").
+rivet_ofi_amo() { # group round ratomic(auto|ref) args...
+    local group=$1 round=$2 cfg=$3; shift 3
+    local c=native; [ "$cfg" = ref ] && c=ref
+    run rivet-ofi "$group-$c" "$round" "RIVET_RATOMIC=$cfg" env RIVET_PSHM=0 RIVET_TRANSPORT=ofi \
+        RIVET_RATOMIC="$cfg" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/bench_amo" \
+        --system rivet-ofi --config "$c" "${COMMON[@]}" --scale 0.25 "$@"
+}
 ofi_raw() { # group round args...
     local group=$1 round=$2; shift 2
     run libfabric-raw "$group" "$round" "" "$BIN/ofi_raw" --system libfabric-raw "${COMMON[@]}" "$@"
@@ -391,6 +400,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
         for proto in sync reassembly; do
             rivet_ofi ofi-amlong "$r" "$proto" bench_am --only am_long_rtt,am_long_flood \
                 --min-size 16K "${OFI_SIZES[@]}"
+        done
+        for cfg in auto ref; do
+            rivet_ofi_amo ofi-amo "$r" "$cfg" --only amo_fadd_latency,amo_fadd_throughput
         done
     fi
 

@@ -283,6 +283,35 @@ def amo_tables(st):
     return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + rows
 
 
+def ofi_amo_table(st):
+    """Remote atomics over ofi (2 ranks, RIVET_PSHM=0): the provider's native atomics
+    (config native) next to the AM reference (config ref)."""
+    rows = []
+    specs = [("amo_fadd_latency", v, "latency", "us", "fetch-add latency, %s (us)" % v.upper())
+             for v in ("u32", "u64")]
+    specs += [("amo_fadd_throughput", v, "rate", "Mops/s",
+               "fetch-add throughput, %s (Mops/s)" % v.upper()) for v in ("u32", "u64")]
+    for bench, v, metric, unit, title in specs:
+        size = 4 if v == "u32" else 8
+        nat = st.stat(bench, OFI, v, "native", size, metric)
+        ref = st.stat(bench, OFI, v, "ref", size, metric)
+        if not nat and not ref:
+            continue
+        rows.append("| %s | %s (%s) | %s (%s) | %s |" % (
+            title, fmt(nat and nat["best"], unit), fmt(nat and nat["median"], unit),
+            fmt(ref and ref["best"], unit), fmt(ref and ref["median"], unit),
+            fmt(ratio(ref and ref["best"], nat and nat["best"]))))
+    if not rows:
+        return []
+    return ["## Remote atomics over ofi: native vs AM reference (best of N)", "",
+            "bench_amo between 2 ranks with RIVET_PSHM=0 RIVET_TRANSPORT=ofi: native = the "
+            "provider's fi_atomic (RIVET_RATOMIC=auto), [ref] = RIVET_RATOMIC=ref (every op an AM "
+            "round trip). ref/native is a ratio of bests (latency: > 1 means native is faster; "
+            "rate: < 1 means native is faster).", "",
+            "| measurement | native best (median) | [ref] best (median) | ref/native |",
+            "|---|---|---|---|"] + rows + [""]
+
+
 def coll_table(path):
     """Collectives (bench_coll, groups coll-np<N>): barrier, all-reduce and broadcast latency
     at each job size, Rivet vs each MPI peer (best over its configs); ratios of bests."""
@@ -963,6 +992,7 @@ def main():
         L += t
 
     L += ofi_tables(st)
+    L += ofi_amo_table(st)
 
     L.append("## Limits")
     L.append("")

@@ -7,24 +7,34 @@
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- choosing the implementation --------------------------------------------------------- */
 
-/* The native atomics of the transport in use, or NULL. This is the one hook for them: when the
- * transport contract (transport/transport.h) grows an atomics entry, return the current
- * transport's rv_ratomic_native_t here; rv_ad_choose and the operation path need no change. */
-static const rv_ratomic_native_t *rv_ratomic_native(void) { return NULL; }
-
 static pthread_once_t rv_ratomic_once = PTHREAD_ONCE_INIT;
 static int rv_ratomic_ref_only; /* RIVET_RATOMIC=ref */
+static int rv_ratomic_no_native; /* RIVET_RATOMIC=cpu */
 
 static void rv_ratomic_parse_env(void)
 {
     if (!strcmp(rv_cfg.RATOMIC, "ref")) rv_ratomic_ref_only = 1;
+    else if (!strcmp(rv_cfg.RATOMIC, "cpu")) rv_ratomic_no_native = 1;
     else if (strcmp(rv_cfg.RATOMIC, "auto"))
-        rv_fatal("environment: RIVET_RATOMIC=%s is not one of auto, ref", rv_cfg.RATOMIC);
+        rv_fatal("environment: RIVET_RATOMIC=%s is not one of auto, cpu, ref", rv_cfg.RATOMIC);
+}
+
+/* The native atomics of the transport in use (rv_tp_desc_t.atomics, an optional entry at the
+ * end of the descriptor), or NULL: none, or RIVET_RATOMIC=cpu. */
+static const rv_ratomic_native_t *rv_ratomic_native(void)
+{
+    const rv_tp_desc_t *d = rv_tp.desc;
+    if (rv_ratomic_no_native || !d ||
+        d->size < offsetof(rv_tp_desc_t, atomics) + sizeof d->atomics || !d->atomics)
+        return NULL;
+    const rv_ratomic_native_t *nat = d->atomics(rv_tp.priv);
+    return nat && nat->size >= sizeof *nat && nat->supports && nat->issue ? nat : NULL;
 }
 
 static void rv_ratomic_init(void)

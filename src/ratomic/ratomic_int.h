@@ -59,7 +59,8 @@ void rv_ratomic_complete(rv_amo_op_t *o, uint64_t old);
 /* A transport's native (NIC) atomics. A domain uses them only when supports() accepts every
  * op of its set for its type; then every operation of that domain, to any peer including the
  * caller itself, goes through issue(), so NIC and CPU atomics never mix on the same data.
- * Nothing provides one yet: see rv_ratomic_native() in ratomic.c. */
+ * A transport offers one through rv_tp_desc_t.atomics (the ofi transport: ofi_amo.c); see
+ * rv_ratomic_native() in ratomic.c. */
 typedef struct rv_ratomic_native {
     size_t      size;  /* sizeof(rv_ratomic_native_t): the table only grows at the end */
     const char *name;  /* e.g. "libfabric fi_atomic (verbs)" */

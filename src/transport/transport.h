@@ -101,6 +101,9 @@ typedef struct rv_tp_desc {
     /* Releases everything open() and seg_attach() made. Not collective. */
     void (*close)(void *priv);
     const rv_tp_ops_t *ops;
+    /* Optional (NULL: none): the transport's native remote atomics for this job, or NULL when
+     * its provider has none (see ratomic/ratomic_int.h). Called after open, by ratomic/. */
+    const struct rv_ratomic_native *(*atomics)(void *priv);
 } rv_tp_desc_t;
 
 /* Upcall: a transport hands each received message to the AM engine here.

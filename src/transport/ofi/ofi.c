@@ -25,11 +25,12 @@ static const char *const rv_ofi_pref[] = {
  * completion needs a follow-up read; messages only. */
 enum { RV_OFI_LVL_DC, RV_OFI_LVL_RMA, RV_OFI_LVL_MSG, RV_OFI_NLVL };
 
-static struct fi_info *rv_ofi_hints(int level, int multi)
+static struct fi_info *rv_ofi_hints(int level, int multi, int amo)
 {
     struct fi_info *h = fi_allocinfo();
     if (!h) return NULL;
-    h->caps = FI_MSG | (level < RV_OFI_LVL_MSG ? FI_RMA : 0) | (multi ? FI_MULTI_RECV : 0);
+    h->caps = FI_MSG | (level < RV_OFI_LVL_MSG ? FI_RMA : 0) | (multi ? FI_MULTI_RECV : 0) |
+              (amo ? FI_ATOMIC : 0);
     h->mode = FI_CONTEXT;
     h->ep_attr->type = FI_EP_RDM;
     h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY;
@@ -61,18 +62,50 @@ static struct fi_info *rv_ofi_best(struct fi_info *list)
     return best;
 }
 
+/* The same provider, fabric and domain as 'best' (from *list, hints level/multi) asked for
+ * FI_ATOMIC too: that entry (*list then holds its list, *amo = 1), or 'best' unchanged if the
+ * provider cannot add atomics. Asking afterwards, for the chosen provider only, means that
+ * wanting atomics never changes which provider is chosen; fi_getinfo is cheap by now. */
+static struct fi_info *rv_ofi_with_atomics(struct fi_info **list, struct fi_info *best, int level,
+                                           int multi, int *amo)
+{
+    struct fi_info *h = rv_ofi_hints(level, multi, 1), *l2 = NULL;
+    if (!h) return best;
+    free(h->fabric_attr->prov_name);
+    h->fabric_attr->prov_name = strdup(best->fabric_attr->prov_name);
+    int rc = h->fabric_attr->prov_name ? fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, h, &l2) : -1;
+    fi_freeinfo(h);
+    for (struct fi_info *i = rc ? NULL : l2; i; i = i->next) {
+        if (!(i->caps & FI_ATOMIC) ||
+            strcmp(i->fabric_attr->prov_name, best->fabric_attr->prov_name) ||
+            strcmp(i->fabric_attr->name, best->fabric_attr->name) ||
+            strcmp(i->domain_attr->name, best->domain_attr->name) ||
+            i->ep_attr->max_msg_size < RV_OFI_MAX_MSG + sizeof(rv_ofi_hdr_t))
+            continue;
+        fi_freeinfo(*list);
+        *list = l2;
+        *amo = 1;
+        return i;
+    }
+    if (l2) fi_freeinfo(l2);
+    return best;
+}
+
 /* The provider to use, or NULL (reason in *why); *level says what it can do, *multi whether
- * it offers FI_MULTI_RECV. The caller frees the whole list via *list. RIVET_OFI_RDMA=0 skips
- * the RDMA levels, RIVET_OFI_DC=0 the delivery-complete one (to test the follow-up read). */
+ * it offers FI_MULTI_RECV, *amo whether it was asked for FI_ATOMIC. The caller frees the whole
+ * list via *list. RIVET_OFI_RDMA=0 skips the RDMA levels, RIVET_OFI_DC=0 the delivery-complete
+ * one (to test the follow-up read). Each RDMA level is first tried with FI_ATOMIC (native
+ * atomics, ofi_amo.c) unless RIVET_RATOMIC forbids them, then without. */
 static struct fi_info *rv_ofi_choose(struct fi_info **list, const char **why, int *level,
-                                     int *multi)
+                                     int *multi, int *amo)
 {
     *list = NULL;
     *why = "no provider";
     int first = !rv_cfg.OFI_RDMA ? RV_OFI_LVL_MSG : !rv_cfg.OFI_DC ? RV_OFI_LVL_RMA : RV_OFI_LVL_DC;
+    int want_amo = !strcmp(rv_cfg.RATOMIC, "auto"); /* cpu, ref: never native */
     for (int m = rv_cfg.OFI_MULTI_RECV ? 1 : 0; m >= 0; m--) {
         for (int l = first; l < RV_OFI_NLVL; l++) {
-            struct fi_info *h = rv_ofi_hints(l, m);
+            struct fi_info *h = rv_ofi_hints(l, m, 0);
             if (!h) { *why = "out of memory"; return NULL; }
             int rc = fi_getinfo(FI_VERSION(1, 9), NULL, NULL, 0, h, list);
             fi_freeinfo(h);
@@ -85,7 +118,10 @@ static struct fi_info *rv_ofi_choose(struct fi_info **list, const char **why, in
             if (best) {
                 *level = l;
                 *multi = m;
-                return best;
+                *amo = 0;
+                /* atomics need RDMA's segment keys */
+                return want_amo && l < RV_OFI_LVL_MSG ? rv_ofi_with_atomics(list, best, l, m, amo)
+                                                      : best;
             }
             *why = "no provider that is not 'sockets' carries 64 KiB messages";
             fi_freeinfo(*list);
@@ -122,8 +158,8 @@ static int rv_ofi_probe(const rv_job_t *job)
     rv_ofi_rxm_env();
     struct fi_info *list;
     const char *why;
-    int level, multi;
-    struct fi_info *i = rv_ofi_choose(&list, &why, &level, &multi);
+    int level, multi, amo;
+    struct fi_info *i = rv_ofi_choose(&list, &why, &level, &multi, &amo);
     if (!i) rv_verbose(1, "ofi: not usable: %s", why);
     if (list) fi_freeinfo(list);
     return i ? 0 : -1;
@@ -144,7 +180,7 @@ int rv_ofi_mr_reg(rv_ofi_t *o, void *buf, size_t len, uint64_t access, uint64_t 
     return fi_mr_reg(o->domain, buf, len, access, 0, o->prov_key ? 0 : key, 0, mr, NULL);
 }
 
-static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi)
+static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, int amo)
 {
     o->info = fi_dupinfo(fi);
     if (!o->info) return -1;
@@ -165,6 +201,7 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi)
     o->dc = level == RV_OFI_LVL_DC;
     o->rma_inject = fi->tx_attr->inject_size;
     o->multi = multi;
+    o->amo_cap = amo && (fi->caps & FI_ATOMIC) != 0;
     /* rxm packs FI_MULTI_RECV regions exactly only if every message is eager */
     if (multi && strstr(fi->fabric_attr->prov_name, "ofi_rxm") && !rv_ofi_rxm_env()) {
         rv_verbose(1, "ofi: FI_OFI_RXM_BUFFER_SIZE is below %zu: one message per receive "
@@ -176,7 +213,7 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi)
     struct fi_av_attr av = { .type = FI_AV_TABLE, .count = o->size };
     RV_OFI_TRY(fi_av_open(o->domain, &av, &o->av, NULL));
     struct fi_cq_attr cq = { .format = FI_CQ_FORMAT_DATA, .wait_obj = FI_WAIT_NONE,
-                             .size = 4 * (RV_OFI_NSEND + RV_OFI_NROP) + 1024 };
+                             .size = 4 * (RV_OFI_NSEND + RV_OFI_NROP + RV_OFI_NAMO) + 1024 };
     RV_OFI_TRY(fi_cq_open(o->domain, &cq, &o->cq, NULL));
     RV_OFI_TRY(fi_endpoint(o->domain, o->info, &o->ep, NULL));
     RV_OFI_TRY(fi_ep_bind(o->ep, &o->av->fid, 0));
@@ -216,9 +253,9 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     rv_ofi_rxm_env();
     struct fi_info *list;
     const char *why = "";
-    int level = RV_OFI_LVL_MSG, multi = 0;
-    struct fi_info *fi = rv_ofi_choose(&list, &why, &level, &multi);
-    int ok = fi && rv_ofi_setup(o, fi, level, multi) == 0;
+    int level = RV_OFI_LVL_MSG, multi = 0, amo = 0;
+    struct fi_info *fi = rv_ofi_choose(&list, &why, &level, &multi, &amo);
+    int ok = fi && rv_ofi_setup(o, fi, level, multi, amo) == 0;
     if (!fi) rv_warn("ofi: no usable libfabric provider: %s", why);
     else rv_verbose(1, "ofi: provider %s, fabric %s, inject %zu, RDMA %s, mr_mode%s%s%s%s, "
                     "receive: %u %s of %zu bytes, %u credits per peer, %d to lend",
@@ -262,6 +299,7 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
         rv_ofi_rma_close(o);
         o->rma = 0;
     }
+    if (rv_ofi_amo_open(o) != 0) return -1; /* collective: after RDMA is agreed */
     lim->max_msg = RV_OFI_MAX_MSG;
     lim->max_seg_local = 0;
     if (o->rma) {
@@ -282,6 +320,7 @@ static void rv_ofi_close(void *priv)
     if (o->ep) fi_close(&o->ep->fid);
     o->ep = NULL;
     rv_ofi_seg_close(o);
+    rv_ofi_amo_close(o);
     rv_ofi_rma_close(o);
     rv_ofi_recv_close(o);
     rv_ofi_credit_close(o);
@@ -317,6 +356,7 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
     .seg_attach = rv_ofi_seg_attach,
     .close = rv_ofi_close,
     .ops = &rv_ofi_ops,
+    .atomics = rv_ofi_amo_native,
 };
 
 int rv_ofi_stats(rv_ofi_stats_t *out)

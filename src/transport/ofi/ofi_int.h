@@ -21,13 +21,15 @@
 #define RV_OFI_NROP    256 /* RDMA operations in flight */
 #define RV_OFI_NBOUNCE 64  /* bounce buffers for small RDMA */
 #define RV_OFI_RC_SLOTS 64 /* registration cache entries */
+#define RV_OFI_NAMO    256 /* native atomics in flight */
+#define RV_OFI_AMO_NDT 6   /* GEX_DT_{I32,U32,I64,U64,FLT,DBL} */
 
 /* Keys we pick when the provider does not (no FI_MR_PROV_KEY). */
 enum { RV_OFI_KEY_SEND = 1, RV_OFI_KEY_RECV, RV_OFI_KEY_SEG, RV_OFI_KEY_BOUNCE, RV_OFI_KEY_ROP,
-       RV_OFI_KEY_CACHE = 16 };
+       RV_OFI_KEY_AMO, RV_OFI_KEY_CACHE = 16 };
 
 /* What a completion's op_context points at: every context starts with this. */
-enum { RV_OFI_CTX_SEND = 1, RV_OFI_CTX_RECV, RV_OFI_CTX_RMA };
+enum { RV_OFI_CTX_SEND = 1, RV_OFI_CTX_RECV, RV_OFI_CTX_RMA, RV_OFI_CTX_AMO };
 typedef struct rv_ofi_ctx {
     struct fi_context fc;
     uint8_t           kind;
@@ -99,6 +101,17 @@ typedef struct rv_ofi_rop {
     uint64_t           scratch; /* target of the flush read */
 } rv_ofi_rop_t;
 
+/* One native atomic in flight: its operands and result live here (registered when local
+ * buffers need descriptors). */
+struct rv_amo_op;
+typedef struct rv_ofi_amo {
+    rv_ofi_ctx_t       ctx;
+    uint8_t            size;    /* 4 or 8 */
+    struct rv_amo_op  *op;      /* the ratomic record to complete */
+    uint64_t           operand, compare, result;
+    struct rv_ofi_amo *next;
+} rv_ofi_amo_t;
+
 typedef struct rv_ofi_rseg {
     uint64_t base; /* owner's segment address */
     uint64_t size;
@@ -164,6 +177,15 @@ typedef struct rv_ofi {
     uint64_t           rcclock;
     size_t             rcbytes, rcmax;
     uint64_t           next_key;
+    /* native atomics (ofi_amo.c) */
+    int                amo_cap;   /* the provider was opened with FI_ATOMIC */
+    int                amo_on;    /* native atomics offered (some op on some type) */
+    gex_OP_t           amo_ops[RV_OFI_AMO_NDT]; /* ops native on every rank, per type */
+    rv_ofi_amo_t      *amos;      /* [RV_OFI_NAMO] */
+    rv_ofi_amo_t      *afree;
+    uint32_t           alock;
+    struct fid_mr     *amomr;
+    char               amo_name[96];
     rv_ofi_stats_t     st;        /* counters (relaxed: tests read them at quiescence) */
 } rv_ofi_t;
 
@@ -223,6 +245,14 @@ int  rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size
                 rv_tp_cmpl_t *c);
 /* A completion whose context is an RDMA op (poll holds plock). */
 void rv_ofi_rma_complete(rv_ofi_t *o, rv_ofi_rop_t *op);
+
+/* Native atomics (ofi_amo.c). open is collective (every rank, after RDMA is agreed). */
+int  rv_ofi_amo_open(rv_ofi_t *o);
+void rv_ofi_amo_close(rv_ofi_t *o);
+/* A completion whose context is an atomic (poll holds plock). */
+void rv_ofi_amo_complete(rv_ofi_t *o, rv_ofi_amo_t *c);
+/* rv_tp_desc_t.atomics. */
+const struct rv_ratomic_native *rv_ofi_amo_native(void *priv);
 
 /* Registration cache (ofi_regcache.c): a descriptor for [addr, addr+len). Returns 0
  * (*e to release later; NULL when nothing needs releasing) or RV_TP_AGAIN. */

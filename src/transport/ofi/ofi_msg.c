@@ -216,6 +216,7 @@ static _Noreturn void rv_ofi_cq_error(rv_ofi_t *o, ssize_t rc)
         const char *what = !cx ? "a remote operation"
                          : cx->kind == RV_OFI_CTX_SEND ? "a send"
                          : cx->kind == RV_OFI_CTX_RECV ? "a receive"
+                         : cx->kind == RV_OFI_CTX_AMO ? "a native atomic"
                          : ((rv_ofi_rop_t *)cx)->is_get ? "an RDMA read" : "an RDMA write";
         if (cx && cx->kind == RV_OFI_CTX_RMA)
             rv_fatal("ofi: %s of %zu bytes with rank %u failed: %s (provider: %s)", what,
@@ -349,6 +350,10 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
         }
         if (cx->kind == RV_OFI_CTX_RMA) {
             rv_ofi_rma_complete(o, (rv_ofi_rop_t *)cx);
+            continue;
+        }
+        if (cx->kind == RV_OFI_CTX_AMO) {
+            rv_ofi_amo_complete(o, (rv_ofi_amo_t *)cx);
             continue;
         }
         if (cx->kind != RV_OFI_CTX_RECV) continue;

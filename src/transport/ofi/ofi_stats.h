@@ -33,6 +33,9 @@ typedef struct rv_ofi_stats {
     uint64_t credits_init; /* initial credits per peer (RIVET_OFI_CREDITS) */
     uint64_t reserve_now;  /* credits this rank can still lend */
     uint64_t multi_recv;   /* 1: FI_MULTI_RECV regions, 0: one message per buffer */
+    /* native atomics (ofi_amo.c) */
+    uint64_t amos;         /* native atomics started */
+    uint64_t amo_again;    /* posts refused with FI_EAGAIN (then retried after progress) */
 } rv_ofi_stats_t;
 
 /* Copies the counters; returns -1 when the ofi transport is not the one in use. */
