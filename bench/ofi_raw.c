@@ -234,14 +234,18 @@ static void serve(raw_t *r)
 static void run(raw_t *r, bu_opts_t *o)
 {
     double vals[BU_MAX_TRIALS];
+    char prov[96]; /* every result names the provider it was measured on */
+    snprintf(prov, sizeof prov, "\"provider\":\"%s\"", r->fi->fabric_attr->prov_name);
     size_t max = o->max_size < BUF / 4 ? o->max_size : BUF / 4;
     if (bu_selected(o, "put_latency", "fi_write_dc")) {
         for (size_t n = o->min_size ? o->min_size : 1; n <= max && n <= 64 * 1024; n *= 8) {
             long iters = bu_iters(o, 20000, n, 32.0 * 1024 * 1024, 4);
-            for (int t = 0; t < o->trials; t++) {
+            for (int t = -1; t < o->trials; t++) { /* t = -1: untimed warm-up (connection set-up) */
                 sync2(r);
                 if (r->me == 0) {
-                    vals[t] = 1e6 * blocking_write(r, n, iters) / (double)iters;
+                    long k = t < 0 ? iters / 4 + 1 : iters;
+                    double v = 1e6 * blocking_write(r, n, k) / (double)k;
+                    if (t >= 0) vals[t] = v;
                     char stop = 0;
                     if (write(r->sock, &stop, 1) != 1) exit(1);
                 } else {
@@ -249,24 +253,27 @@ static void run(raw_t *r, bu_opts_t *o)
                 }
             }
             if (r->me == 0) bu_report(o, "put_latency", "fi_write_dc", n, "latency", "us", vals,
-                                      o->trials, NULL);
+                                      o->trials, prov);
         }
     }
     if (bu_selected(o, "put_rtt", "fi_write_pingpong")) {
         for (size_t n = 8; n <= max && n <= 64 * 1024; n *= 8) {
             long iters = bu_iters(o, 10000, n, 32.0 * 1024 * 1024, 4);
+            pingpong(r, n, iters / 4 + 1); /* warm-up */
             for (int t = 0; t < o->trials; t++) vals[t] = 1e6 * pingpong(r, n, iters);
             if (r->me == 0) bu_report(o, "put_rtt", "fi_write_pingpong", n, "latency", "us", vals,
-                                      o->trials, NULL);
+                                      o->trials, prov);
         }
     }
     if (bu_selected(o, "put_bw", "fi_write_dc")) {
         for (size_t n = 1024; n <= max; n *= 4) {
             long iters = bu_iters(o, 20000, n, 256.0 * 1024 * 1024, 16);
-            for (int t = 0; t < o->trials; t++) {
+            for (int t = -1; t < o->trials; t++) { /* t = -1: untimed warm-up */
                 sync2(r);
                 if (r->me == 0) {
-                    vals[t] = (double)n * (double)iters / bandwidth(r, n, iters) / 1e6;
+                    long k = t < 0 ? iters / 4 + 1 : iters;
+                    double v = (double)n * (double)k / bandwidth(r, n, k) / 1e6;
+                    if (t >= 0) vals[t] = v;
                     char stop = 0;
                     if (write(r->sock, &stop, 1) != 1) exit(1);
                 } else {
@@ -274,7 +281,7 @@ static void run(raw_t *r, bu_opts_t *o)
                 }
             }
             if (r->me == 0) bu_report(o, "put_bw", "fi_write_dc", n, "bandwidth", "MB/s", vals,
-                                      o->trials, NULL);
+                                      o->trials, prov);
         }
     }
 }
@@ -302,6 +309,7 @@ int main(int argc, char **argv)
     fi_close(&r.domain->fid);
     fi_close(&r.fabric->fid);
     fi_freeinfo(r.fi);
+    free((void *)r.buf);
     if (child == 0) _exit(0);
     int st = 0;
     waitpid(child, &st, 0);

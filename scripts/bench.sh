@@ -7,15 +7,16 @@ set -u
 usage() {
     cat <<'EOF'
 usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
-                        [--no-peers] [--no-build] [--no-install] [--np N]
+                        [--no-peers] [--no-build] [--no-install] [--np N] [--groups G,...]
   --smoke        tiny sizes and iterations, Rivet + limits only (< 1 minute, for CI)
   --build-dir    CMake build directory (default: build, configured Release if missing)
-  --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 6 (smoke 1)
+  --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 3 (smoke 1)
   --trials N     timed trials per program run; default 3 (smoke 2)
   --no-peers     skip MPI, OpenSHMEM and UCX
   --no-build     do not build (the bench targets must exist)
   --no-install   never call apt-get, only print what is missing
   --np N         ranks per job (default 2)
+  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,vis); default all
 Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300).
 Output: <build-dir>/bench/results.json (one JSON object per line), report.md, *.png,
         runs.tsv (every program run with its exit status), peers.tsv, meta.tsv, logs/.
@@ -24,7 +25,7 @@ EOF
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build
-SMOKE=0; ROUNDS=; TRIALS=; PEERS=1; DOBUILD=1; INSTALL=1; NP=2
+SMOKE=0; ROUNDS=; TRIALS=; PEERS=1; DOBUILD=1; INSTALL=1; NP=2; BGROUPS=
 while [ $# -gt 0 ]; do
     case $1 in
         --smoke) SMOKE=1 ;;
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
         --no-build) DOBUILD=0 ;;
         --no-install) INSTALL=0 ;;
         --np) NP=$2; shift ;;
+        --groups) BGROUPS=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -45,7 +47,7 @@ if [ "$SMOKE" = 1 ]; then
     PEERS=0; : "${ROUNDS:=1}"; : "${TRIALS:=2}"
     COMMON=(--json --smoke --trials "$TRIALS")
 else
-    : "${ROUNDS:=6}"; : "${TRIALS:=3}"
+    : "${ROUNDS:=3}"; : "${TRIALS:=3}"
     COMMON=(--json --trials "$TRIALS")
 fi
 TIMEOUT=${RIVET_BENCH_TIMEOUT:-300}
@@ -114,7 +116,7 @@ loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
 META=$OUT/meta.tsv
 printf 'key\tvalue\nload_start\t%s\n' "$(loadavg)" >"$META"
 : >"$RESULTS"
-printf 'system\tgroup\tround\tstatus\tnote\n' >"$RUNS"
+printf 'system\tgroup\tround\tstatus\tnote\tseconds\n' >"$RUNS"
 printf 'system\tstatus\treason\n' >"$PEERS_TSV"
 
 # ---- peers: build each one that is present -----------------------------------------------
@@ -165,8 +167,10 @@ fi
 run() {
     local sys=$1 group=$2 round=$3 note=$4; shift 4
     local logf="$LOGS/$sys-$group-r$round.log" outf="$LOGS/$sys-$group-r$round.out"
+    local t0; t0=$(date +%s.%N)
     timeout --kill-after=5 "$TIMEOUT" "$@" >"$outf" 2>"$logf"
     local rc=$?
+    local secs; secs=$(echo "$t0 $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
     # each line also records where it came from, so the report can pair runs of one round
     grep '^{' "$outf" | sed "s/}\$/,\"round\":$round,\"group\":\"$group\"}/" >>"$RESULTS"
     local n; n=$(grep -c '^{' "$outf")
@@ -180,7 +184,7 @@ run() {
         note="${note:+$note; }$n results kept; ${why}"
         log "$sys $group round $round: $status ($note)"
     fi
-    printf '%s\t%s\t%s\t%s\t%s\n' "$sys" "$group" "$round" "$status" "$note" >>"$RUNS"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$sys" "$group" "$round" "$status" "$note" "$secs" >>"$RUNS"
 }
 
 # Rivet runs name their transport, so the "rivet-shm" label is what was measured.
@@ -223,7 +227,9 @@ rivet_vis() { # group round vis(auto|ref) opt(1|0) args...
 # MPI_Fetch_and_op in bench/peers/mpi_bench.c, at np ranks (MPI peers only: no OpenSHMEM run).
 mpi_amo() { # group round np args...
     local group=$1 round=$2 np=$3; shift 3
-    local s cmd
+    local s cmd sc=(--scale 0.2)
+    # more ranks than cores: MPI busy-polls, every operation waits for time slices (MPICH: ms)
+    [ "$np" -gt "$(nproc 2>/dev/null || echo 2)" ] && { [ "$round" = 1 ] || return 0; sc=(--scale 0.05); }
     for s in mpi-openmpi mpi-openmpi+ucx mpi-mpich; do
         [ -n "${PEER_CMD[$s]:-}" ] || continue
         local sys=${s%+*} cfg=()
@@ -232,7 +238,7 @@ mpi_amo() { # group round np args...
         # MPI atomics cost 1..50 us each here (up to 50x Rivet's): a fifth of the iterations
         # shellcheck disable=SC2086
         run "$s" "$group-np$np" "$round" "" $cmd --system "$sys" "${cfg[@]}" "${COMMON[@]}" \
-            --scale 0.2 "$@"
+            "${sc[@]}" "$@"
     done
 }
 # Collectives (bench_coll: barrier, allreduce, broadcast) at np ranks; groups "coll-np<N>" keep
@@ -243,12 +249,12 @@ rivet_coll() { # round np args...
         -n "$np" "$BIN/bench_coll" --system rivet-shm "${COMMON[@]}" "$@"
 }
 # MPI_Barrier, MPI_Allreduce and MPI_Bcast from mpi_bench.c at np ranks. MPI busy-polls: with
-# more ranks than cores every call waits for time slices (ms), so those runs use 2% of the
-# iterations and only the first round.
+# more ranks than cores every call waits for time slices (ms), so those runs use 0.5% of the
+# iterations and only the first round (MPICH's barrier then takes ~13 ms).
 mpi_coll() { # round np args...
     local round=$1 np=$2; shift 2
     local s cmd sc=()
-    [ "$np" -gt "$(nproc 2>/dev/null || echo 2)" ] && { [ "$round" = 1 ] || return 0; sc=(--scale 0.02); }
+    [ "$np" -gt "$(nproc 2>/dev/null || echo 2)" ] && { [ "$round" = 1 ] || return 0; sc=(--scale 0.005); }
     for s in mpi-openmpi mpi-openmpi+ucx mpi-mpich; do
         [ -n "${PEER_CMD[$s]:-}" ] || continue
         local sys=${s%+*} cfg=()
@@ -268,17 +274,27 @@ rivet_ofi() { # group round config(""|sync|reassembly) program args...
     local c=() e=()
     [ -n "$cfg" ] && { c=(--config "$cfg"); e=(RIVET_AMLONG="$cfg"); }
     run rivet-ofi "$group${cfg:+-$cfg}" "$round" "${e[*]}" env RIVET_PSHM=0 RIVET_TRANSPORT=ofi \
-        "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-ofi "${c[@]}" \
-        "${COMMON[@]}" "${@:2}"
+        RIVET_VERBOSE=1 "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-ofi \
+        "${c[@]}" "${COMMON[@]}" "${@:2}"
+    # the provider Rivet chose (RIVET_VERBOSE=1), for the report; ofi_raw names its own per result
+    if [ "$round" = 1 ] && [ "$group" = ofi ]; then
+        local prov; prov=$(grep -m1 -o 'rivet\[0\]: ofi: provider [^,]*' "$LOGS/rivet-ofi-$group-r$round.log" |
+            sed 's/.*provider //')
+        [ -n "$prov" ] && printf 'ofi_provider_rivet\t%s\n' "$prov" >>"$META"
+    fi
 }
-# Remote atomics over ofi (bench_amo, 2 ranks, RIVET_PSHM=0): the provider's native atomics
-# (RIVET_RATOMIC=auto, config "native") next to the AM reference (RIVET_RATOMIC=ref, "ref").
-rivet_ofi_amo() { # group round ratomic(auto|ref) args...
-    local group=$1 round=$2 cfg=$3; shift 3
-    local c=native; [ "$cfg" = ref ] && c=ref
-    run rivet-ofi "$group-$c" "$round" "RIVET_RATOMIC=$cfg" env RIVET_PSHM=0 RIVET_TRANSPORT=ofi \
-        RIVET_RATOMIC="$cfg" "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/bench_amo" \
-        --system rivet-ofi --config "$c" "${COMMON[@]}" --scale 0.25 "$@"
+# bench_amo over ofi (2 ranks, RIVET_PSHM=0): config "auto" (RIVET_RATOMIC=auto: native
+# atomics if the transport offers them, else the AM reference) or "ref".
+rivet_ofi_amo() { # round ratomic(auto|ref)
+    local round=$1 cfg=$2
+    run rivet-ofi "amo-$cfg" "$round" "RIVET_RATOMIC=$cfg" env RIVET_PSHM=0 RIVET_TRANSPORT=ofi \
+        RIVET_RATOMIC="$cfg" RIVET_VERBOSE=1 "$RIVETRUN" --timeout "$TIMEOUT" -n 2 \
+        "$BIN/bench_amo" --system rivet-ofi --config "$cfg" "${COMMON[@]}" --scale 0.1 \
+        --only amo_fadd_latency,amo_fadd_throughput
+    # which implementation gex_AD_Create chose (RIVET_VERBOSE=1), for the report
+    local impl; impl=$(grep -m1 'rivet\[0\]: gex_AD_Create: GEX_DT_U64' "$LOGS/rivet-ofi-amo-$cfg-r$round.log" |
+        sed 's/.*flags 0x[0-9a-f]*: //' | tr '\t' ' ')
+    [ "$round" = 1 ] && [ -n "$impl" ] && printf 'ofi_ratomic_%s\t%s\n' "$cfg" "$impl" >>"$META"
 }
 ofi_raw() { # group round args...
     local group=$1 round=$2; shift 2
@@ -309,7 +325,7 @@ UCX_PORT=$(( 20000 + $$ % 20000 ))
 ucx_one() {
     local t=$1 s=$2 n=$3 bench=$4 variant=$5 factor=$6 kind=$7 round=$8
     UCX_PORT=$((UCX_PORT + 1))
-    local logf="$LOGS/ucx-$t-$s-r$round.log"
+    local logf="$LOGS/ucx-$t-$s-r$round.log" t0; t0=$(date +%s.%N)
     UCX_TLS=sm,self timeout 60 ucx_perftest -p "$UCX_PORT" >"$logf.server" 2>&1 &
     local spid=$!
     sleep 0.3
@@ -317,11 +333,12 @@ ucx_one() {
         -w $((n / 10 + 1)) >"$logf" 2>&1
     local rc=$?
     kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+    local secs; secs=$(echo "$t0 $(date +%s.%N)" | awk '{printf "%.1f", $2 - $1}')
     # Final: iters  lat50 lat_avg lat_overall  bw_avg bw_overall  mr_avg mr_overall
     local line; line=$(grep -m1 '^Final:' "$logf")
     if [ -z "$line" ]; then
         local why; why=$(grep -m1 -iE 'error|fail' "$logf" | cut -c1-160 | tr '\t' ' ')
-        printf 'ucx\t%s\t%s\texit %s\t%s\n' "$t-$s" "$round" "$rc" "no result; $why" >>"$RUNS"
+        printf 'ucx\t%s\t%s\texit %s\t%s\t%s\n' "$t-$s" "$round" "$rc" "no result; $why" "$secs" >>"$RUNS"
         return
     fi
     echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 -v r="$round" '{
@@ -329,7 +346,7 @@ ucx_one() {
         unit = (k == "lat") ? "us" : "MB/s"; metric = (k == "lat") ? "latency" : "bandwidth";
         printf "{\"benchmark\":\"%s\",\"system\":\"ucx\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g],\"round\":%d,\"group\":\"ucx\"}\n",
                b, np, s, metric, val, unit, v, val, val, val, val, $2, val, r }' >>"$RESULTS"
-    printf 'ucx\t%s\t%s\tok\t\n' "$t-$s" "$round" >>"$RUNS"
+    printf 'ucx\t%s\t%s\tok\t\t%s\n' "$t-$s" "$round" "$secs" >>"$RUNS"
 }
 ucx_peer() { # group round
     [ -n "${PEER_CMD[ucx]:-}" ] || return 0
@@ -345,73 +362,86 @@ ucx_peer() { # group round
     done
 }
 
+want() { [ -z "$BGROUPS" ] || [[ ",$BGROUPS," == *",$1,"* ]]; } # --groups
 SIZES=()
 [ "$SMOKE" = 1 ] || SIZES=(--max-size 4M)
 for ((r = 1; r <= ROUNDS; r++)); do
+  if want lat; then
     log "round $r/$ROUNDS: latency"
     rivet lat "$r" bench_rma --only put_latency,get_latency "${SIZES[@]}"
     [ "$SMOKE" = 1 ] || rivet_ref lat "$r" bench_rma --only put_latency:blocking,get_latency:blocking "${SIZES[@]}"
     limits lat "$r" --only limit_cacheline_rtt
     [ "$PEERS" = 1 ] && { mpi_peers lat "$r" --only put_latency,get_latency "${SIZES[@]}"; ucx_peer lat "$r"; }
-
+  fi
+  if want bw; then
     log "round $r/$ROUNDS: bandwidth"
     rivet bw "$r" bench_rma --only put_bw,get_bw "${SIZES[@]}"
     [ "$SMOKE" = 1 ] || rivet_ref bw "$r" bench_rma --only put_bw:nbi_bulk,put_bw:nbi,get_bw:nbi "${SIZES[@]}"
     limits bw "$r" --only limit_memcpy_bw "${SIZES[@]}"
     [ "$PEERS" = 1 ] && { mpi_peers bw "$r" --only put_bw,get_bw "${SIZES[@]}"; ucx_peer bw "$r"; }
-
+  fi
+  if want am; then
     log "round $r/$ROUNDS: active messages"
     rivet am "$r" bench_am
     limits am "$r" --only limit_cacheline_rtt,limit_copy_rtt
     [ "$PEERS" = 1 ] && { mpi_peers am "$r" --only am_short_rtt,am_medium_rtt,am_medium_flood; ucx_peer am "$r"; }
-
+  fi
+  if want inject; then
     log "round $r/$ROUNDS: injection overhead"
     rivet inject "$r" bench_inject
     [ "$PEERS" = 1 ] && mpi_peers inject "$r" --only inject_overhead
-
+  fi
+  if want barrier; then
     log "round $r/$ROUNDS: barrier"
     rivet barrier "$r" bench_barrier --max-size 64K
     [ "$PEERS" = 1 ] && mpi_peers barrier "$r" --only barrier
-
+  fi
+  if want coll; then
     log "round $r/$ROUNDS: collectives (np 2 and 4)"
     CSIZES=(); [ "$SMOKE" = 1 ] || CSIZES=(--max-size 1M)
     for cnp in 2 4; do
         rivet_coll "$r" "$cnp" "${CSIZES[@]}"
         [ "$PEERS" = 1 ] && mpi_coll "$r" "$cnp" "${CSIZES[@]}"
     done
-
-    # hot spot at 1, 2 and 4 ranks only: beyond that the 2 cores merely time-share
+  fi
+  if want amo; then
+    # hot spot at 1, 2, 4 and 8 ranks (on 2 cores, 4 and 8 ranks time-share: Rivet's waits
+    # yield; MPI's busy-poll, so MPI runs them in the first round only, see mpi_amo)
     log "round $r/$ROUNDS: remote atomics"
     for cfg in auto ref; do
         rivet_amo amo "$r" "$cfg" "$NP" --only amo_fadd_latency,amo_fadd_throughput
-        for k in 1 2 4; do rivet_amo amo_hotspot "$r" "$cfg" "$k" --only amo_hotspot; done
+        for k in 1 2 4 8; do rivet_amo amo_hotspot "$r" "$cfg" "$k" --only amo_hotspot; done
     done
     if [ "$PEERS" = 1 ]; then
         mpi_amo amo "$r" "$NP" --only amo_fadd_latency,amo_fadd_throughput
-        for k in 1 2 4; do mpi_amo amo_hotspot "$r" "$k" --only amo_hotspot; done
+        for k in 1 2 4 8; do mpi_amo amo_hotspot "$r" "$k" --only amo_hotspot; done
     fi
-
-    if [ -x "$BIN/ofi_raw" ]; then
+  fi
+    # over TCP loopback each run takes tens of seconds: the first two rounds only
+    if want ofi && [ -x "$BIN/ofi_raw" ] && [ "$r" -le 2 ]; then
         log "round $r/$ROUNDS: network transport (ofi) and raw libfabric"
-        OFI_SIZES=(--max-size 1M); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
+        # TCP loopback costs 20-200 us per round trip here: a tenth of the iterations
+        OFI_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
         rivet_ofi ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
         ofi_raw ofi "$r" --only put_latency,put_rtt,put_bw "${OFI_SIZES[@]}"
-        rivet_ofi ofi "$r" "" bench_am --only am_short_rtt
+        rivet_ofi ofi-am "$r" "" bench_am --only am_short_rtt --scale 0.1
         for proto in sync reassembly; do
             rivet_ofi ofi-amlong "$r" "$proto" bench_am --only am_long_rtt,am_long_flood \
                 --min-size 16K "${OFI_SIZES[@]}"
         done
-        for cfg in auto ref; do
-            rivet_ofi_amo ofi-amo "$r" "$cfg" --only amo_fadd_latency,amo_fadd_throughput
-        done
+        # remote atomics over ofi: auto (the transport's native atomics when the provider has
+        # them, else the AM reference over ofi) and ref (RIVET_RATOMIC=ref)
+        for cfg in auto ref; do rivet_ofi_amo "$r" "$cfg"; done
     fi
 
+  if want vis; then
     # the regions span 4x the payload: an 8 MiB area gives the seed's 2 MiB payloads
     log "round $r/$ROUNDS: VIS (non-contiguous puts)"
     VIS_SIZES=(); [ "$SMOKE" = 1 ] || VIS_SIZES=(--max-size 8M)
     for vis in auto ref; do
         for opt in 1 0; do rivet_vis vis "$r" "$vis" "$opt" "${VIS_SIZES[@]}"; done
     done
+  fi
 done
 
 log "$(wc -l <"$RESULTS") measurements in $RESULTS"
