@@ -36,7 +36,8 @@ typedef struct rv_segmap {
     unsigned  flags;      /* RV_SEG_* (0 unless the transport sets some) */
 } rv_segmap_t;
 
-/* rv_segmap_t.flags: ops.put/ops.get reach this (unmapped) peer's segment by RDMA. */
+/* rv_segmap_t.flags: ops.put/ops.get reach this peer's segment by RDMA (engines still copy
+ * directly when local_base is set). */
 #define RV_SEG_RDMA 1u
 
 /* ---- optional RDMA ------------------------------------------------------------------

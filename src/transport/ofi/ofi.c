@@ -301,7 +301,7 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     }
     if (rv_ofi_amo_open(o) != 0) return -1; /* collective: after RDMA is agreed */
     lim->max_msg = RV_OFI_MAX_MSG;
-    lim->max_seg_local = 0;
+    lim->max_seg_local = rv_ofi_seg_limit(job);
     if (o->rma) {
         size_t mx = o->info->ep_attr->max_msg_size;
         if (mx > ((size_t)1 << 30)) mx = (size_t)1 << 30;

@@ -160,6 +160,7 @@ typedef struct rv_ofi {
     struct fid_mr     *segmr;
     void              *segdesc;
     rv_ofi_rseg_t     *rseg;      /* [size] every peer's segment registration */
+    void             **nbrseg;    /* [size] neighbourhood peers' segments mapped here */
     /* RDMA */
     rv_ofi_rop_t      *rops;      /* [RV_OFI_NROP] */
     struct fid_mr     *ropmr;
@@ -230,6 +231,7 @@ int  rv_ofi_inject(rv_ofi_t *o, uint32_t peer, const void *msg, size_t len);
 
 int  rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
 void rv_ofi_seg_close(rv_ofi_t *o);
+uintptr_t rv_ofi_seg_limit(const rv_job_t *job); /* bound on a shared segment (0: none) */
 
 /* Registers [buf, buf+len) for 'access' with a key of our choice unless the provider
  * picks it; 0 or a negative fi_errno. */

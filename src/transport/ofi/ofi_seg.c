@@ -1,24 +1,61 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* transport/ofi/ofi_seg.c: segments for the ofi transport: private memory registered once for
- * remote read/write, with (address, size, key) exchanged by allgather. Peers' segments are not
- * mapped here (local_base NULL); with RDMA they are marked RV_SEG_RDMA for ops.put/get. */
+/* transport/ofi/ofi_seg.c: segments for the ofi transport, registered once for remote
+ * read/write, with (address, size, key) exchanged by allgather. When a neighbourhood has
+ * more than one rank, each segment is a shared-memory object (named like the shm
+ * transport's, so rivetrun's clean-up of the job's /dev/shm objects covers it) and every
+ * same-neighbourhood peer's segment is mapped here (local_base set); otherwise it is
+ * private memory. Every peer is also marked RV_SEG_RDMA when RDMA works: the engines take
+ * the mapped path first, and ranks in other neighbourhoods are reached by ops.put/get. */
 #include "transport/ofi/ofi_int.h"
+#include "transport/shm/shm_int.h"
 #include "core/core.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 
 typedef struct {
     uint64_t base, size, key, ok;
 } rv_ofi_segdesc_t;
 
+/* Shared segments live in /dev/shm: a rank's share of its free space bounds one segment
+ * (a page beyond it would raise SIGBUS). 0 (no bound) for private segments. */
+uintptr_t rv_ofi_seg_limit(const rv_job_t *job)
+{
+    struct statvfs v;
+    if (job->nbrhd_size < 2 || statvfs("/dev/shm", &v) != 0) return 0;
+    uintptr_t avail = (uintptr_t)v.f_bavail * v.f_frsize / job->host_size;
+    avail &= ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    return avail ? avail : GASNET_PAGESIZE;
+}
+
+/* Maps the segments of my neighbourhood's other ranks. Returns 0 if one failed. */
+static int rv_ofi_seg_map_nbrs(rv_ofi_t *o, rv_segmap_t *map)
+{
+    int ok = (o->nbrseg = calloc(o->size, sizeof *o->nbrseg)) != NULL;
+    for (uint32_t i = 0; ok && i < rv_job.nbrhd_size; i++) {
+        uint32_t r = rv_job.nbrhd_ranks[i];
+        if (r == o->me || !o->rseg[r].size) continue;
+        char peer[96];
+        rv_shm_name(peer, sizeof peer, rv_job.secret, 'o', r);
+        map[r].local_base = o->nbrseg[r] = rv_shm_attach(peer, (size_t)o->rseg[r].size);
+        ok = o->nbrseg[r] != NULL;
+    }
+    return ok;
+}
+
 int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 {
     rv_ofi_t *o = priv;
+    const int shared = rv_job.nbrhd_size > 1;
+    char name[96];
+    rv_shm_name(name, sizeof name, rv_job.secret, 'o', o->me);
     void *mine = NULL;
     int ok = 1;
-    if (size) {
+    if (size && shared) {
+        ok = (mine = rv_shm_create(name, size, 0)) != NULL;
+    } else if (size) {
         mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                     -1, 0);
         if (mine == MAP_FAILED) {
@@ -61,7 +98,18 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
         map[r].flags = o->rma && r != o->me && all[r].size ? RV_SEG_RDMA : 0;
     }
     free(all);
-    if (!res) rv_ofi_seg_close(o);
+    /* Some neighbourhood shares memory (a job-wide fact, so every rank takes part):
+     * map the peers' objects, agree that all did, then remove mine from /dev/shm. */
+    if (res && rv_job.nbrhd_count < rv_job.size) {
+        int mapped = !shared || rv_ofi_seg_map_nbrs(o, map);
+        res = rv_shm_all_ok(mapped);
+    }
+    if (size && shared) shm_unlink(name);
+    if (!res) {
+        for (uint32_t r = 0; r < o->size; r++)
+            if (r != o->me) map[r].local_base = NULL;
+        rv_ofi_seg_close(o);
+    }
     return res ? 0 : -1;
 }
 
@@ -69,9 +117,14 @@ void rv_ofi_seg_close(rv_ofi_t *o)
 {
     if (o->segmr) fi_close(&o->segmr->fid);
     if (o->seg) munmap(o->seg, o->seglen);
+    if (o->nbrseg && o->rseg)
+        for (uint32_t r = 0; r < o->size; r++)
+            if (o->nbrseg[r]) munmap(o->nbrseg[r], (size_t)o->rseg[r].size);
+    free(o->nbrseg);
     free(o->rseg);
     o->segmr = NULL;
     o->segdesc = NULL;
+    o->nbrseg = NULL;
     o->rseg = NULL;
     o->seg = NULL;
     o->seglen = 0;
