@@ -121,7 +121,7 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
                      h->handler, e->gex_name ? e->gex_name : "unnamed", d, rv_kind_name[kind], what,
                      src);
         }
-        if (__builtin_expect(e->gex_nargs != h->nargs, 0))
+        if (__builtin_expect(e->gex_nargs != h->nargs, 0) && e->gex_nargs != RV_AM_NARGS_ANY)
             rv_fatal("AM handler %u (%s) is registered with %u arguments, but an AM %s %s with %u "
                      "arguments arrived from rank %u", h->handler,
                      e->gex_name ? e->gex_name : "unnamed", e->gex_nargs, rv_kind_name[kind], what,

@@ -15,6 +15,8 @@ static int rv_am_flags_ok(gex_Flags_t f)
 {
     gex_Flags_t cat = f & (GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG);
     gex_Flags_t rr = f & GEX_FLAG_AM_REQREP;
+    if (f == (RV_AM_FLAG_LEGACY | GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG | GEX_FLAG_AM_REQREP))
+        return 1; /* gasnet_attach entry */
     if (f & ~(GEX_FLAG_AM_SHORT | GEX_FLAG_AM_MEDLONG | GEX_FLAG_AM_REQREP)) return 0;
     if (cat != GEX_FLAG_AM_SHORT && cat != GEX_FLAG_AM_MEDIUM && cat != GEX_FLAG_AM_LONG &&
         cat != GEX_FLAG_AM_MEDLONG)
@@ -39,7 +41,8 @@ int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentrie
         if (!e->gex_fnptr)
             return rv_error_return(GASNET_ERR_BAD_ARG, "gex_EP_RegisterHandlers: entry %zu (%s) "
                                    "has a NULL gex_fnptr", k, nm);
-        if (e->gex_nargs > RV_AM_MAX_ARGS)
+        if (e->gex_nargs > RV_AM_MAX_ARGS &&
+            !((e->gex_flags & RV_AM_FLAG_LEGACY) && e->gex_nargs == RV_AM_NARGS_ANY))
             return rv_error_return(GASNET_ERR_BAD_ARG, "gex_EP_RegisterHandlers: entry %zu (%s) "
                                    "has gex_nargs=%u > gex_AM_MaxArgs()=%u", k, nm, e->gex_nargs,
                                    RV_AM_MAX_ARGS);

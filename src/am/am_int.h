@@ -43,6 +43,11 @@ struct rv_token {
     struct rv_ep         *ep;
 };
 
+/* Entries registered by gasnet_attach (legacy/): GASNet-1 tables carry no category or
+ * arity, so such an entry accepts every category, Request and Reply, and any nargs. */
+#define RV_AM_FLAG_LEGACY ((gex_Flags_t)(1u << 31))
+#define RV_AM_NARGS_ANY 0xFFu
+
 /* The innermost token this thread is running a handler for (NULL: not in a handler). */
 extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }

@@ -2,6 +2,7 @@
 /* tests/install/outside.c: a client built outside the tree against an installed Rivet
  * (pkg-config or find_package): init, attach, register handlers, exchange AMs. */
 #include <gasnetex.h>
+#include <gasnet.h> /* the installed GASNet-1 header compiles too */
 #include <stdio.h>
 #include <string.h>
 

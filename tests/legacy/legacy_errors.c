@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tests/legacy/legacy_errors.c: misuse of the GASNet-1 API, one case per run (argv[1]).
+ * Every case must end the job with a message naming the call and what was wrong:
+ * fatal errors, or the spec's error return, reported and turned into an exit by the
+ * client's usual GASNET_Safe check. */
+#include <gasnet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GASNET_Safe(fncall)                                                                \
+    do {                                                                                   \
+        int _retval = (fncall);                                                            \
+        if (_retval != GASNET_OK) {                                                        \
+            fprintf(stderr, "ERROR calling: %s: %s\n", #fncall, gasnet_ErrorName(_retval)); \
+            fflush(stderr);                                                                \
+            gasnet_exit(_retval);                                                          \
+        }                                                                                  \
+    } while (0)
+
+static void h(gasnet_token_t t) { (void)t; }
+
+static void g1_start(void)
+{
+    static int argc = 1;
+    static char *args[] = {"legacy_errors", NULL};
+    static char **argv = args;
+    GASNET_Safe(gasnet_init(&argc, &argv));
+    GASNET_Safe(gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0));
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : "";
+    if (!strcmp(c, "before_init")) {
+        gasnet_barrier_notify(0, 0);
+    } else if (!strcmp(c, "no_flag")) {
+        gex_Client_t cl;
+        gex_EP_t ep;
+        gex_TM_t tm;
+        GASNET_Safe(gex_Client_Init(&cl, &ep, &tm, "noflag", &argc, &argv, 0));
+        int x = 0;
+        gasnet_put(0, &x, &x, sizeof x);
+    } else if (!strcmp(c, "before_attach")) {
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        gasnet_AMRequestShort0(0, 200);
+    } else if (!strcmp(c, "init_twice")) {
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        GASNET_Safe(gasnet_init(&argc, &argv));
+    } else if (!strcmp(c, "attach_noinit")) {
+        gex_Client_t cl;
+        gex_EP_t ep;
+        gex_TM_t tm;
+        GASNET_Safe(gex_Client_Init(&cl, &ep, &tm, "x", &argc, &argv, GEX_FLAG_USES_GASNET1));
+        GASNET_Safe(gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0));
+    } else if (!strcmp(c, "attach_twice")) {
+        g1_start();
+        GASNET_Safe(gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0));
+    } else if (!strcmp(c, "attach_segsize")) {
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        GASNET_Safe(gasnet_attach(NULL, 0, 1000, 0));
+    } else if (!strcmp(c, "attach_index")) {
+        gasnet_handlerentry_t t[] = {{200, (void (*)())h}, {5, (void (*)())h}};
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        GASNET_Safe(gasnet_attach(t, 2, GASNET_PAGESIZE, 0));
+    } else if (!strcmp(c, "attach_dup")) {
+        gasnet_handlerentry_t t[] = {{200, (void (*)())h}, {200, (void (*)())h}};
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        GASNET_Safe(gasnet_attach(t, 2, GASNET_PAGESIZE, 0));
+    } else if (!strcmp(c, "attach_nullfn")) {
+        gasnet_handlerentry_t t[] = {{0, NULL}};
+        GASNET_Safe(gasnet_init(&argc, &argv));
+        GASNET_Safe(gasnet_attach(t, 1, GASNET_PAGESIZE, 0));
+    } else if (!strcmp(c, "wait_no_notify")) {
+        g1_start();
+        gasnet_barrier_wait(0, 0);
+    } else if (!strcmp(c, "notify_twice")) {
+        g1_start();
+        gasnet_barrier_notify(1, 0);
+        gasnet_barrier_notify(2, 0);
+    } else if (!strcmp(c, "barrier_flags")) {
+        g1_start();
+        gasnet_barrier_notify(1, 4);
+    } else if (!strcmp(c, "waitmode")) {
+        g1_start();
+        gasnet_set_waitmode(7);
+    } else if (!strcmp(c, "valget_size")) {
+        g1_start();
+        gasnet_seginfo_t si;
+        GASNET_Safe(gasnet_getSegmentInfo(&si, 1));
+        gasnet_wait_syncnb_valget(gasnet_get_nb_val(0, si.addr, 9));
+    } else if (!strcmp(c, "msgsource_null")) {
+        g1_start();
+        gasnet_node_t s;
+        gasnet_AMGetMsgSource(NULL, &s);
+    } else if (!strcmp(c, "seginfo_bad")) {
+        g1_start();
+        GASNET_Safe(gasnet_getSegmentInfo(NULL, 2));
+    } else {
+        fprintf(stderr, "legacy_errors: unknown case '%s'\n", c);
+        return 2;
+    }
+    fprintf(stderr, "legacy_errors: case '%s' did not fail\n", c);
+    return 0;
+}
