@@ -5,6 +5,7 @@
 #define _INCLUDED_GASNET_H
 
 #include <gasnetex.h>
+#include <gasnet_tools.h> /* clients of gasnet.h use gasnett_* without including it */
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* gasnet_tools.h: Rivet's GASNet-Tools (gasnett_* / GASNETT_*): atomics, fences, timers,
+ * environment queries, system properties and debugging helpers, usable with or without
+ * gex_Client_Init. Valid C11 and C++; the out-of-line parts live in librivet (src/tools/).
+ * See docs/tools.md for what is provided and where Rivet differs from GASNet. */
+#ifndef GASNET_TOOLS_H
+#define GASNET_TOOLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+/* ---- versions --------------------------------------------------------------------- */
+/* The same values as gasnetex.h (which may be included before or after this header). */
+#ifndef GASNETT_SPEC_VERSION_MAJOR
+#define GASNETT_SPEC_VERSION_MAJOR 1
+#define GASNETT_SPEC_VERSION_MINOR 16
+#endif
+#define GASNETT_RELEASE_VERSION_MAJOR 2024
+#define GASNETT_RELEASE_VERSION_MINOR 5
+#define GASNETT_RELEASE_VERSION_PATCH 0
+
+/* Every build of librivet is thread-safe, so the tools always are. */
+#ifndef GASNETT_THREAD_SAFE
+#define GASNETT_THREAD_SAFE 1
+#endif
+
+#ifdef __cplusplus
+#define GASNETT_BEGIN_EXTERNC extern "C" {
+#define GASNETT_END_EXTERNC }
+#else
+#define GASNETT_BEGIN_EXTERNC
+#define GASNETT_END_EXTERNC
+#endif
+
+GASNETT_BEGIN_EXTERNC
+
+/* ---- compiler annotations (gcc and clang spellings; both compilers are supported) --- */
+#define GASNETT_INLINE(fnname) static inline __attribute__((__always_inline__))
+#define GASNETT_PLEASE_INLINE(fnname) static inline
+#define GASNETT_NEVER_INLINE(fnname, definition) __attribute__((__noinline__)) definition
+#define GASNETT_RESTRICT __restrict__
+#define GASNETT_FORMAT_PRINTF(fnname, fmtarg, firstvararg, declarator) \
+    __attribute__((__format__(__printf__, fmtarg, firstvararg))) declarator
+#define GASNETT_FORMAT_PRINTF_FUNCPTR(fnname, fmtarg, firstvararg, declarator) \
+    __attribute__((__format__(__printf__, fmtarg, firstvararg))) declarator
+#define GASNETT_NORETURN __attribute__((__noreturn__))
+#define GASNETT_NORETURNP(fnname)
+#define GASNETT_MALLOC __attribute__((__malloc__))
+#define GASNETT_MALLOCP(fnname)
+#define GASNETT_PURE __attribute__((__pure__))
+#define GASNETT_PUREP(fnname)
+#define GASNETT_CONST __attribute__((__const__))
+#define GASNETT_CONSTP(fnname)
+#define GASNETT_HOT __attribute__((__hot__))
+#define GASNETT_COLD __attribute__((__cold__))
+#define GASNETT_DEPRECATED __attribute__((__deprecated__))
+#define GASNETT_WARN_UNUSED_RESULT __attribute__((__warn_unused_result__))
+#define GASNETT_USED __attribute__((__used__))
+#define GASNETT_UNUSED __attribute__((__unused__))
+#define GASNETT_PREDICT_TRUE(expr) __builtin_expect(!!(expr), 1)
+#define GASNETT_PREDICT_FALSE(expr) __builtin_expect(!!(expr), 0)
+#define if_pt(cond) if (GASNETT_PREDICT_TRUE(cond))
+#define if_pf(cond) if (GASNETT_PREDICT_FALSE(cond))
+#define gasnett_constant_p(expr) __builtin_constant_p(expr)
+#define GASNETT_CURRENT_FUNCTION __func__
+
+/* Embeds identText in the executable (found by `ident` / `strings`). */
+#define GASNETT_IDENT(identName, identText)            \
+    extern const char identName[];                     \
+    __attribute__((__used__)) const char identName[] = identText
+
+/* ---- system properties (compile time) ---------------------------------------------- */
+#if defined(__x86_64__)
+#define GASNETT_SYSTEM_TUPLE "x86_64-pc-linux-gnu"
+#define GASNETT_CACHE_LINE_BYTES 64
+#elif defined(__aarch64__)
+#define GASNETT_SYSTEM_TUPLE "aarch64-unknown-linux-gnu"
+#define GASNETT_CACHE_LINE_BYTES 128
+#elif defined(__powerpc64__)
+#define GASNETT_SYSTEM_TUPLE "powerpc64-unknown-linux-gnu"
+#define GASNETT_CACHE_LINE_BYTES 128
+#else
+#define GASNETT_SYSTEM_TUPLE "unknown-unknown-linux-gnu"
+#define GASNETT_CACHE_LINE_BYTES 128
+#endif
+#define GASNETT_PAGESIZE 4096
+#define GASNETT_PAGESHIFT 12
+
+/* ---- memory fences ------------------------------------------------------------------ */
+/* ThreadSanitizer does not model standalone fences (gcc refuses them under -Werror): there
+ * every fence is a sequentially consistent read-modify-write of one process-wide word, which
+ * orders at least as strongly and which TSan understands. */
+#if defined(__SANITIZE_THREAD__)
+#define RV_TOOLS_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define RV_TOOLS_TSAN 1
+#endif
+#endif
+#ifdef RV_TOOLS_TSAN
+extern int rv_tools_fence_word;
+#define RV_TOOLS_FENCE(order) \
+    ((void)(order), (void)__atomic_fetch_add(&rv_tools_fence_word, 0, __ATOMIC_SEQ_CST))
+#else
+#define RV_TOOLS_FENCE(order) __atomic_thread_fence(order)
+#endif
+/* wmb orders earlier stores before later stores (release fence), rmb earlier loads before
+ * later loads (acquire fence), mb everything (sequentially consistent fence). */
+#define gasnett_compiler_fence() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#define gasnett_local_mb() RV_TOOLS_FENCE(__ATOMIC_SEQ_CST)
+#define gasnett_local_wmb() RV_TOOLS_FENCE(__ATOMIC_RELEASE)
+#define gasnett_local_rmb() RV_TOOLS_FENCE(__ATOMIC_ACQUIRE)
+#define gasnett_weak_mb() gasnett_local_mb()
+#define gasnett_weak_wmb() gasnett_local_wmb()
+#define gasnett_weak_rmb() gasnett_local_rmb()
+#if defined(__x86_64__) || defined(__i386__)
+#define gasnett_spinloop_hint() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define gasnett_spinloop_hint() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define gasnett_spinloop_hint() gasnett_compiler_fence()
+#endif
+
+/* ---- atomics ------------------------------------------------------------------------ */
+/* Fence flags for every atomic operation; they may be OR'd. MB = RMB | WMB. */
+#define GASNETT_ATOMIC_NONE 0
+#define GASNETT_ATOMIC_RMB_PRE 0x01
+#define GASNETT_ATOMIC_WMB_PRE 0x02
+#define GASNETT_ATOMIC_MB_PRE (GASNETT_ATOMIC_RMB_PRE | GASNETT_ATOMIC_WMB_PRE)
+#define GASNETT_ATOMIC_RMB_POST 0x04
+#define GASNETT_ATOMIC_WMB_POST 0x08
+#define GASNETT_ATOMIC_MB_POST (GASNETT_ATOMIC_RMB_POST | GASNETT_ATOMIC_WMB_POST)
+#define GASNETT_ATOMIC_RMB_POST_IF_TRUE 0x10
+#define GASNETT_ATOMIC_RMB_POST_IF_FALSE 0x20
+#define GASNETT_ATOMIC_REL GASNETT_ATOMIC_WMB_PRE
+#define GASNETT_ATOMIC_ACQ GASNETT_ATOMIC_RMB_POST
+#define GASNETT_ATOMIC_ACQ_IF_TRUE GASNETT_ATOMIC_RMB_POST_IF_TRUE
+#define GASNETT_ATOMIC_ACQ_IF_FALSE GASNETT_ATOMIC_RMB_POST_IF_FALSE
+
+#define GASNETT_HAVE_ATOMIC_ADD_SUB 1
+#define GASNETT_HAVE_ATOMIC_CAS 1
+
+/* How the flags become C11 memory orders (the flags are constants in practice, so all of
+ * this folds away): PRE bits make a read-modify-write a release, POST bits an acquire;
+ * a full MB before or after adds a sequentially consistent fence. Loads cannot release
+ * and stores cannot acquire, so those get a fence instead. Stronger than asked is allowed. */
+#define RV_TOOLS_PRE (GASNETT_ATOMIC_RMB_PRE | GASNETT_ATOMIC_WMB_PRE)
+#define RV_TOOLS_POST (GASNETT_ATOMIC_RMB_POST | GASNETT_ATOMIC_WMB_POST | \
+                       GASNETT_ATOMIC_RMB_POST_IF_TRUE | GASNETT_ATOMIC_RMB_POST_IF_FALSE)
+
+static inline __attribute__((__always_inline__)) int rv_tools_rmw_order(int f)
+{
+    return (f & RV_TOOLS_PRE) ? ((f & RV_TOOLS_POST) ? __ATOMIC_ACQ_REL : __ATOMIC_RELEASE)
+                              : ((f & RV_TOOLS_POST) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED);
+}
+static inline __attribute__((__always_inline__)) void rv_tools_pre(int f)
+{
+    if ((f & GASNETT_ATOMIC_MB_PRE) == GASNETT_ATOMIC_MB_PRE) RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+}
+static inline __attribute__((__always_inline__)) void rv_tools_post(int f)
+{
+    if ((f & GASNETT_ATOMIC_MB_POST) == GASNETT_ATOMIC_MB_POST) RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+}
+/* before a load: a write barrier must order earlier stores against the load (full fence) */
+static inline __attribute__((__always_inline__)) void rv_tools_load_pre(int f)
+{
+    if (f & GASNETT_ATOMIC_WMB_PRE) RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+    else if (f & GASNETT_ATOMIC_RMB_PRE) RV_TOOLS_FENCE(__ATOMIC_ACQUIRE);
+}
+/* after a store: a read barrier must order the store against later loads (full fence) */
+static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
+{
+    if (f & (GASNETT_ATOMIC_RMB_POST | GASNETT_ATOMIC_RMB_POST_IF_TRUE |
+             GASNETT_ATOMIC_RMB_POST_IF_FALSE))
+        RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+    else if (f & GASNETT_ATOMIC_WMB_POST) RV_TOOLS_FENCE(__ATOMIC_RELEASE);
+}
+
+/* One set of operations per atomic type (P: name prefix, T: type, V: value type). */
+#define RV_TOOLS_ATOMIC_OPS(P, T, V)                                                       \
+    static inline __attribute__((__always_inline__)) void P##_set(T *p, V v, int f)      \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        __atomic_store_n(&p->ctr, v, (f & RV_TOOLS_PRE) ? __ATOMIC_RELEASE : __ATOMIC_RELAXED); \
+        rv_tools_store_post(f);                                                           \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_read(T *p, int f)             \
+    {                                                                                     \
+        rv_tools_load_pre(f);                                                             \
+        V v = __atomic_load_n(&p->ctr, (f & RV_TOOLS_POST) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED); \
+        rv_tools_post(f);                                                                 \
+        return v;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_add(T *p, V v, int f)         \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        V r = __atomic_add_fetch(&p->ctr, v, rv_tools_rmw_order(f));                     \
+        rv_tools_post(f);                                                                 \
+        return r;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_subtract(T *p, V v, int f)    \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        V r = __atomic_sub_fetch(&p->ctr, v, rv_tools_rmw_order(f));                     \
+        rv_tools_post(f);                                                                 \
+        return r;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) void P##_increment(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_add(p, 1, f);                                                           \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) void P##_decrement(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_subtract(p, 1, f);                                                      \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) int P##_decrement_and_test(T *p, int f) \
+    {                                                                                     \
+        return P##_subtract(p, 1, f) == 0;                                                \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) int P##_compare_and_swap(            \
+        T *p, V oldval, V newval, int f)                                                  \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        int o = rv_tools_rmw_order(f);                                                    \
+        int ok = __atomic_compare_exchange_n(&p->ctr, &oldval, newval, 0, o,              \
+                                             o == __ATOMIC_ACQ_REL ? __ATOMIC_ACQUIRE     \
+                                             : o == __ATOMIC_RELEASE ? __ATOMIC_RELAXED : o); \
+        rv_tools_post(f);                                                                 \
+        return ok;                                                                        \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_swap(T *p, V newval, int f)   \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        V r = __atomic_exchange_n(&p->ctr, newval, rv_tools_rmw_order(f));               \
+        rv_tools_post(f);                                                                 \
+        return r;                                                                         \
+    }
+
+/* gasnett_atomic_t: a full 64-bit unsigned counter, wrapping in two's complement. */
+typedef uint64_t gasnett_atomic_val_t;
+typedef int64_t gasnett_atomic_sval_t;
+typedef struct { gasnett_atomic_val_t ctr; } gasnett_atomic_t;
+#define gasnett_atomic_init(v) { (gasnett_atomic_val_t)(v) }
+#define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(v))
+#define GASNETT_ATOMIC_MAX UINT64_MAX
+#define GASNETT_ATOMIC_SIGNED_MIN INT64_MIN
+#define GASNETT_ATOMIC_SIGNED_MAX INT64_MAX
+RV_TOOLS_ATOMIC_OPS(gasnett_atomic, gasnett_atomic_t, gasnett_atomic_val_t)
+
+/* Fixed-width atomics: exactly the natural storage of uint32_t / uint64_t. */
+typedef struct { uint32_t ctr; } gasnett_atomic32_t;
+typedef struct { uint64_t ctr; } gasnett_atomic64_t;
+#define gasnett_atomic32_init(v) { (uint32_t)(v) }
+#define gasnett_atomic64_init(v) { (uint64_t)(v) }
+RV_TOOLS_ATOMIC_OPS(gasnett_atomic32, gasnett_atomic32_t, uint32_t)
+RV_TOOLS_ATOMIC_OPS(gasnett_atomic64, gasnett_atomic64_t, uint64_t)
+
+/* Strong atomics: the ordinary ones are already lock-free hardware atomics, which are
+ * atomic in single-threaded programs and safe in signal handlers too. */
+typedef gasnett_atomic_t gasnett_strongatomic_t;
+typedef gasnett_atomic_val_t gasnett_strongatomic_val_t;
+typedef gasnett_atomic_sval_t gasnett_strongatomic_sval_t;
+typedef gasnett_atomic32_t gasnett_strongatomic32_t;
+typedef gasnett_atomic64_t gasnett_strongatomic64_t;
+#define gasnett_strongatomic_init(v) gasnett_atomic_init(v)
+#define gasnett_strongatomic32_init(v) gasnett_atomic32_init(v)
+#define gasnett_strongatomic64_init(v) gasnett_atomic64_init(v)
+#define gasnett_strongatomic_signed(v) gasnett_atomic_signed(v)
+#define GASNETT_STRONGATOMIC_MAX GASNETT_ATOMIC_MAX
+#define GASNETT_STRONGATOMIC_SIGNED_MIN GASNETT_ATOMIC_SIGNED_MIN
+#define GASNETT_STRONGATOMIC_SIGNED_MAX GASNETT_ATOMIC_SIGNED_MAX
+RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic, gasnett_strongatomic_t, gasnett_atomic_val_t)
+RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic32, gasnett_strongatomic32_t, uint32_t)
+RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic64, gasnett_strongatomic64_t, uint64_t)
+
+/* ---- timers --------------------------------------------------------------------------- */
+/* A tick is one nanosecond of CLOCK_MONOTONIC (per process, not synchronized across hosts). */
+typedef uint64_t gasnett_tick_t;
+#define GASNETT_TICK_MIN ((gasnett_tick_t)0)
+#define GASNETT_TICK_MAX ((gasnett_tick_t)UINT64_MAX)
+extern gasnett_tick_t rv_tools_ticks_now(void);
+#define gasnett_ticks_now() rv_tools_ticks_now()
+#define gasnett_ticks_to_ns(ticks) ((uint64_t)(ticks))
+#define gasnett_ticks_to_us(ticks) ((uint64_t)(ticks) / 1000u)
+extern double gasnett_tick_granularityus(void);
+extern double gasnett_tick_overheadus(void);
+extern uint64_t gasnett_gettimeofday_us(void);
+
+/* ---- mutexes, condition variables, reader/writer locks (pthread wrappers) -------------- */
+typedef pthread_mutex_t gasnett_mutex_t;
+#define GASNETT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+extern void gasnett_mutex_init(gasnett_mutex_t *pl);
+extern void gasnett_mutex_destroy(gasnett_mutex_t *pl);
+extern int gasnett_mutex_destroy_ignoreerr(gasnett_mutex_t *pl);
+extern void gasnett_mutex_lock(gasnett_mutex_t *pl);
+extern void gasnett_mutex_unlock(gasnett_mutex_t *pl);
+extern int gasnett_mutex_trylock(gasnett_mutex_t *pl);
+#define gasnett_mutex_assertlocked(pl) ((void)(pl))
+#define gasnett_mutex_assertunlocked(pl) ((void)(pl))
+
+typedef pthread_cond_t gasnett_cond_t;
+#define GASNETT_COND_INITIALIZER PTHREAD_COND_INITIALIZER
+extern void gasnett_cond_init(gasnett_cond_t *pc);
+extern void gasnett_cond_destroy(gasnett_cond_t *pc);
+extern void gasnett_cond_signal(gasnett_cond_t *pc);
+extern void gasnett_cond_broadcast(gasnett_cond_t *pc);
+extern void gasnett_cond_wait(gasnett_cond_t *pc, gasnett_mutex_t *pl);
+
+/* POSIX reader/writer locks exist unless a strict ISO C compile hid them (glibc); there
+ * they compile down to mutexes, as the specification allows for systems without them. */
+#if defined(__USE_XOPEN2K) || defined(__USE_UNIX98) || !defined(__GLIBC__)
+typedef pthread_rwlock_t gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
+extern void gasnett_rwlock_init(gasnett_rwlock_t *pl);
+extern void gasnett_rwlock_destroy(gasnett_rwlock_t *pl);
+extern void gasnett_rwlock_rdlock(gasnett_rwlock_t *pl);
+extern void gasnett_rwlock_wrlock(gasnett_rwlock_t *pl);
+extern void gasnett_rwlock_unlock(gasnett_rwlock_t *pl);
+extern int gasnett_rwlock_tryrdlock(gasnett_rwlock_t *pl);
+extern int gasnett_rwlock_trywrlock(gasnett_rwlock_t *pl);
+#else
+typedef gasnett_mutex_t gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER GASNETT_MUTEX_INITIALIZER
+#define gasnett_rwlock_init(pl) gasnett_mutex_init(pl)
+#define gasnett_rwlock_destroy(pl) gasnett_mutex_destroy(pl)
+#define gasnett_rwlock_rdlock(pl) gasnett_mutex_lock(pl)
+#define gasnett_rwlock_wrlock(pl) gasnett_mutex_lock(pl)
+#define gasnett_rwlock_unlock(pl) gasnett_mutex_unlock(pl)
+#define gasnett_rwlock_tryrdlock(pl) gasnett_mutex_trylock(pl)
+#define gasnett_rwlock_trywrlock(pl) gasnett_mutex_trylock(pl)
+#endif
+#define gasnett_rwlock_assertrdlocked(pl) ((void)(pl))
+#define gasnett_rwlock_assertwrlocked(pl) ((void)(pl))
+#define gasnett_rwlock_assertlocked(pl) ((void)(pl))
+#define gasnett_rwlock_assertunlocked(pl) ((void)(pl))
+
+/* ---- thread-specific data: one void* per thread and key, zero until set ---------------- */
+#define GASNETT_THREADKEY_DEFINE(key) __thread void *rv_tools_tkey_##key
+#define GASNETT_THREADKEY_DECLARE(key) extern __thread void *rv_tools_tkey_##key
+#define gasnett_threadkey_init(key) ((void)0)
+#define gasnett_threadkey_get(key) (rv_tools_tkey_##key)
+#define gasnett_threadkey_set(key, val) ((void)(rv_tools_tkey_##key = (void *)(val)))
+#define gasnett_threadkey_get_noinit(key) gasnett_threadkey_get(key)
+#define gasnett_threadkey_set_noinit(key, val) gasnett_threadkey_set(key, val)
+
+/* ---- environment ----------------------------------------------------------------------- */
+extern char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size);
+extern int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier);
+extern void gasnett_setenv(const char *key, const char *value);
+extern void gasnett_unsetenv(const char *key);
+extern char *gasnett_getenv(const char *keyname);
+extern char *gasnett_getenv_withdefault(const char *keyname, const char *defaultval);
+extern int gasnett_getenv_yesno_withdefault(const char *keyname, int defaultval);
+extern int64_t gasnett_getenv_int_withdefault(const char *keyname, int64_t defaultval,
+                                              uint64_t mem_size_multiplier);
+extern double gasnett_getenv_dbl_withdefault(const char *keyname, double defaultval);
+extern int gasnett_verboseenv(void);
+extern void gasnett_envint_display(const char *key, int64_t val, int is_dflt, int is_mem_size);
+extern void gasnett_envstr_display(const char *key, const char *val, int is_dflt);
+extern void gasnett_envdbl_display(const char *key, double val, int is_dflt);
+
+/* ---- backtraces, freezing, fatal errors -------------------------------------------------- */
+extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname);
+extern void gasnett_freezeForDebuggerErr(void);
+extern void gasnett_backtrace_init(const char *exename);
+extern int gasnett_print_backtrace(int fd);
+extern int (*gasnett_print_backtrace_ifenabled)(int fd);
+extern void gasnett_fatalerror(const char *msg, ...)
+    __attribute__((__format__(__printf__, 1, 2))) __attribute__((__noreturn__));
+extern void gasnett_killmyprocess(int exitcode) __attribute__((__noreturn__));
+extern char *rv_tools_current_loc(const char *file, int line, const char *func);
+#define gasnett_current_loc rv_tools_current_loc(__FILE__, __LINE__, __func__)
+
+/* ---- system properties (run time) and miscellany ----------------------------------------- */
+extern const char *gasnett_gethostname(void);
+extern int gasnett_cpu_count(void);
+extern uint64_t gasnett_getPhysMemSz(int failureIsFatal);
+#define gasnett_isLittleEndian() (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+extern void gasnett_set_affinity(int rank);
+extern void gasnett_sched_yield(void);
+extern void gasnett_flush_streams(void);
+extern void gasnett_close_streams(void);
+typedef void (*gasnett_sighandlerfn_t)(int);
+extern gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fp);
+extern uint64_t gasnett_checksum(const void *p, int numbytes);
+extern int gasnett_count0s_uint32_t(uint32_t x);
+extern int gasnett_count0s_uint64_t(uint64_t x);
+extern int gasnett_count0s_uintptr_t(uintptr_t x);
+extern size_t gasnett_count0s(const void *p, size_t numbytes);
+extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
+                                   size_t numbytes);
+extern int gasnett_maximize_rlimits(void);
+extern int gasnett_maximize_rlimit(int res, const char *lim_desc);
+
+GASNETT_END_EXTERNC
+
+#endif /* GASNET_TOOLS_H */

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tools/tools_debug.c: the GASNet-Tools debugging aids: backtraces, freezing for a
+ * debugger, fatal errors, fast process exit and source locations. */
+#include "tools/tools_int.h"
+#include "core/core.h"
+
+#include <execinfo.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void gasnett_backtrace_init(const char *exename)
+{
+    (void)exename;   /* glibc's backtrace() finds the executable itself */
+}
+
+int gasnett_print_backtrace(int fd)
+{
+    void *frames[64];
+    int n = backtrace(frames, 64);
+    if (n <= 0) return 1;
+    char head[96];
+    int len = snprintf(head, sizeof head, "rivet: backtrace of pid %d:\n", (int)getpid());
+    if (write(fd, head, (size_t)len) < 0) return 1;
+    backtrace_symbols_fd(frames, n, fd);
+    return 0;
+}
+
+/* GASNET_BACKTRACE (or RIVET_BACKTRACE), read at call time so it works before init too. */
+static int rv_tools_backtrace_ifenabled(int fd)
+{
+    if (!rv_tools_env_flag("RIVET_BACKTRACE", "GASNET_BACKTRACE", 0)) return 1;
+    return gasnett_print_backtrace(fd);
+}
+
+int (*gasnett_print_backtrace_ifenabled)(int fd) = rv_tools_backtrace_ifenabled;
+
+/* The flag gasnett_freezeForDebuggerErr waits on: set it to 0 in the debugger. */
+volatile int rv_tools_frozen;
+
+void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname)
+{
+    if (!flag) return;
+    *flag = 1;
+    fprintf(stderr, "rivet: process %d on %s is frozen for a debugger: attach with "
+            "'gdb -p %d', then 'set var %s = 0' and 'continue'\n",
+            (int)getpid(), gasnett_gethostname(), (int)getpid(), flagsymname ? flagsymname : "?");
+    fflush(stderr);
+    /* a human is on the other end: check ten times a second, use no CPU in between */
+    const struct timespec tenth = { 0, 100000000L };
+    while (*flag) nanosleep(&tenth, NULL);
+}
+
+void gasnett_freezeForDebuggerErr(void)
+{
+    if (rv_tools_env_flag("RIVET_FREEZE_ON_ERROR", "GASNET_FREEZE_ON_ERROR", 0))
+        gasnett_freezeForDebuggerNow(&rv_tools_frozen, "rv_tools_frozen");
+}
+
+void gasnett_fatalerror(const char *msg, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, msg);
+    vsnprintf(buf, sizeof buf, msg ? msg : "(null)", ap);
+    va_end(ap);
+    gasnett_freezeForDebuggerErr();
+    /* after gex_Client_Init rv_fatal prints the backtrace itself (GASNET_BACKTRACE) */
+    if (!rv_job.size) (void)gasnett_print_backtrace_ifenabled(2);
+    rv_fatal("%s", buf);
+}
+
+void gasnett_killmyprocess(int exitcode)
+{
+    _exit(exitcode);
+}
+
+char *rv_tools_current_loc(const char *file, int line, const char *func)
+{
+    size_t n = strlen(file ? file : "") + strlen(func ? func : "") + 32;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s at %s:%d", func ? func : "?", file ? file : "?", line);
+    return s;
+}
