@@ -96,6 +96,17 @@ extern int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, void *dst
                                       const size_t count[], size_t stridelevels,
                                       gex_Flags_t flags);
 
+/* ---- Peer completion [EXPERIMENTAL in the spec] ------------------------------------------
+ * Arms a notification for the next VIS Put this thread starts: once that Put's data is at the
+ * target, 'handler' (registered there as GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY with 0
+ * arguments) runs at the target with the nbytes at source_addr (nbytes <=
+ * GEX_VIS_MAX_PEERCOMPLETION) as its payload. handler == 0 disarms; flags must be 0; the armed
+ * Put may not pass GEX_FLAG_IMMEDIATE, and an armed Get is an error. Rivet completes an armed
+ * Put inside its initiation call (its NB form returns GEX_EVENT_INVALID). */
+#define GEX_VIS_MAX_PEERCOMPLETION ((size_t)512)
+extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
+                                             size_t nbytes, gex_Flags_t flags);
+
 #ifdef __cplusplus
 }
 #endif

@@ -212,6 +212,11 @@ typedef uint32_t gex_EP_Capabilities_t;
 #define GEX_EP_CAPABILITY_AD   ((gex_EP_Capabilities_t)(1u << 4))
 #define GEX_EP_CAPABILITY_ALL  ((gex_EP_Capabilities_t)0x1f)
 
+/* gex_EP_Create flags: hints, accepted and ignored */
+#define GEX_FLAG_HINT_ACCEL_AD   ((gex_Flags_t)(1u << 0))
+#define GEX_FLAG_HINT_ACCEL_COLL ((gex_Flags_t)(1u << 1))
+#define GEX_FLAG_HINT_ACCEL_ALL  (GEX_FLAG_HINT_ACCEL_AD | GEX_FLAG_HINT_ACCEL_COLL)
+
 /* ---- system queries ------------------------------------------------------- */
 extern gex_Rank_t gex_System_QueryJobRank(void);
 extern gex_Rank_t gex_System_QueryJobSize(void);
@@ -229,6 +234,23 @@ extern void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_c
 extern void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_set_rank,
                                        gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank);
 extern uint64_t gex_System_QueryMaxThreads(void);
+/* Non-zero iff AM handlers may run on threads the client does not own: always 0 here
+ * (handlers run only inside the client's own calls), as GASNET_HIDDEN_AM_CONCURRENCY_LEVEL. */
+extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
+
+/* Progress threads a client started with GEX_FLAG_DEFER_THREADS must run itself.
+ * Rivet has none: the query reports a count of 0. */
+#define GEX_THREAD_ROLE_RCV 0x1u
+#define GEX_THREAD_ROLE_SND 0x2u
+typedef struct {
+    void       *(*gex_progress_fn)(void *);
+    void        *gex_progress_arg;
+    unsigned int gex_thread_roles;   /* OR of GEX_THREAD_ROLE_* */
+    const char  *gex_device_list;
+} gex_ProgressThreadInfo_t;
+extern int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
+                                           const gex_ProgressThreadInfo_t **info_p,
+                                           gex_Flags_t flags);
 
 /* ---- client data ---------------------------------------------------------- */
 extern void  gex_Client_SetCData(gex_Client_t client, const void *val);
@@ -257,6 +279,12 @@ extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void
                                               void **localaddr_p, uintptr_t *size_p,
                                               gex_Flags_t flags);
 extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size);
+/* Multi-EP / memory-kinds segment calls (docs/spec-coverage.md): host-memory segments
+ * only (kind GEX_MK_HOST); gex_Segment_Attach stays the only way to bind the primordial
+ * endpoint's segment. */
+extern int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
+                              uintptr_t length, gex_MK_t kind, gex_Flags_t flags);
+extern void gex_Segment_Destroy(gex_Segment_t seg, gex_Flags_t flags);
 
 extern uintptr_t gasnet_getMaxLocalSegmentSize(void);
 extern uintptr_t gasnet_getMaxGlobalSegmentSize(void);
@@ -284,6 +312,13 @@ extern gex_Client_t   gex_EP_QueryClient(gex_EP_t ep);
 extern gex_Flags_t    gex_EP_QueryFlags(gex_EP_t ep);
 extern gex_Segment_t  gex_EP_QuerySegment(gex_EP_t ep);
 extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
+/* GASNET_MAXEPS is 1: gex_EP_Create validates its arguments and then returns
+ * GASNET_ERR_RESOURCE (the primordial endpoint is the only one). */
+extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
+                         gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
+extern void gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
+extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
+                                      gex_Flags_t flags);
 
 /* ---- active messages ------------------------------------------------------ */
 typedef struct {

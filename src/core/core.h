@@ -20,6 +20,8 @@ struct rv_segment {
     uintptr_t         size;
     gex_Flags_t       flags;
     void             *cdata;
+    void             *alloc;    /* gex_Segment_Create'd memory Rivet allocated, else NULL */
+    int               created;  /* made by gex_Segment_Create (gex_Segment_Destroy may free) */
 };
 
 struct rv_ep {

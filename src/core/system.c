@@ -50,3 +50,21 @@ void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_se
 }
 
 uint64_t gex_System_QueryMaxThreads(void) { return 256; }
+
+int gex_System_QueryHiddenAMConcurrencyLevel(void) { return GASNET_HIDDEN_AM_CONCURRENCY_LEVEL; }
+
+/* No progress threads to hand over, with or without GEX_FLAG_DEFER_THREADS. */
+int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
+                                    const gex_ProgressThreadInfo_t **info_p, gex_Flags_t flags)
+{
+    RV_CHECK_INIT("gex_System_QueryProgressThreads");
+    if (client != rv_client_g)
+        rv_fatal("gex_System_QueryProgressThreads: client %p is not the client from "
+                 "gex_Client_Init", (void *)client);
+    if (flags) rv_fatal("gex_System_QueryProgressThreads: flags=0x%x must be 0", (unsigned)flags);
+    if (!count_p || !info_p)
+        rv_fatal("gex_System_QueryProgressThreads: count_p and info_p must not be NULL");
+    *count_p = 0;
+    *info_p = NULL;
+    return GASNET_OK;
+}

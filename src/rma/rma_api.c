@@ -68,6 +68,29 @@ static inline void *rv_rma_mapped(const rv_segmap_t *m, const void *remote)
     return (char *)m->local_base + ((uintptr_t)remote - (uintptr_t)m->owner_base);
 }
 
+/* GEX_FLAG_{SELF,PEER}_SEG_OFFSET: the local / remote address is an offset from the start of
+ * the respective bound segment. Turns offsets into addresses (range checks follow as usual;
+ * the local range must lie in this rank's bound segment). */
+static void rv_rma_offsets(const char *call, gex_Rank_t jr, gex_Rank_t rank, gex_Flags_t flags,
+                           void **local, void **remote, size_t nbytes)
+{
+    if (flags & GEX_FLAG_PEER_SEG_OFFSET) {
+        if (!rv_segmap || !rv_segmap[jr].size)
+            rv_fatal("%s: GEX_FLAG_PEER_SEG_OFFSET but rank %u has no bound segment", call, rank);
+        *remote = (char *)rv_segmap[jr].owner_base + (uintptr_t)*remote;
+    }
+    if (flags & GEX_FLAG_SELF_SEG_OFFSET) {
+        const struct rv_segment *seg = rv_client_g->ep0->seg;
+        uintptr_t off = (uintptr_t)*local;
+        if (!seg) rv_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET but this rank has no bound segment", call);
+        if (off > seg->size || nbytes > seg->size - off)
+            rv_fatal("%s: local offset %" PRIuPTR " + %zu bytes (GEX_FLAG_SELF_SEG_OFFSET) is "
+                     "outside this rank's %" PRIuPTR "-byte bound segment", call, off, nbytes,
+                     seg->size);
+        *local = (char *)seg->addr + off;
+    }
+}
+
 static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest,
                               const void *src, size_t nbytes, int lc, gex_Event_t *lcp,
                               int is_nbi, gex_Flags_t flags)
@@ -75,6 +98,11 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
     gex_Rank_t jr = rv_rma_rank(call, tm, rank);
     if (lc == RV_LC_LEAF) *lcp = GEX_EVENT_INVALID;
     if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
+    if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0)) {
+        void *l = (void *)src;
+        rv_rma_offsets(call, jr, rank, flags, &l, &dest, nbytes);
+        src = l;
+    }
     const rv_segmap_t *m = rv_rma_target(call, jr, rank, dest, nbytes, "destination");
     if (m->local_base && !rv_rma_ref_only) {
         memcpy(rv_rma_mapped(m, dest), src, nbytes);
@@ -96,6 +124,8 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
 {
     gex_Rank_t jr = rv_rma_rank(call, tm, rank);
     if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
+    if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0))
+        rv_rma_offsets(call, jr, rank, flags, &dest, &src, nbytes);
     const rv_segmap_t *m = rv_rma_target(call, jr, rank, src, nbytes, "source");
     if (m->local_base && !rv_rma_ref_only) {
         memcpy(dest, rv_rma_mapped(m, src), nbytes);
@@ -206,7 +236,8 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, 
     static const char call[] = "gex_RMA_GetBlockingVal";
     uint64_t buf = 0;
     rv_val_check(call, nbytes);
-    rv_rma_sync(rv_rma_get(call, tm, &buf, rank, src, nbytes, 0, flags & ~GEX_FLAG_IMMEDIATE));
+    rv_rma_sync(rv_rma_get(call, tm, &buf, rank, src, nbytes, 0,
+                           flags & ~(GEX_FLAG_IMMEDIATE | GEX_FLAG_SELF_SEG_OFFSET)));
     return rv_val_load(&buf, nbytes);
 }
 
@@ -217,7 +248,8 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
     uint64_t buf;
     rv_val_check(call, nbytes);
     rv_val_store(value, nbytes, &buf);
-    return rv_rma_sync(rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0, flags));
+    return rv_rma_sync(rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0,
+                                  flags & ~GEX_FLAG_SELF_SEG_OFFSET));
 }
 
 int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
@@ -227,7 +259,8 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t 
     uint64_t buf;
     rv_val_check(call, nbytes);
     rv_val_store(value, nbytes, &buf);
-    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 1, flags) ==
+    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 1,
+                      flags & ~GEX_FLAG_SELF_SEG_OFFSET) ==
            GEX_EVENT_NO_OP;
 }
 
@@ -238,5 +271,6 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
     uint64_t buf;
     rv_val_check(call, nbytes);
     rv_val_store(value, nbytes, &buf);
-    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0, flags);
+    return rv_rma_put(call, tm, rank, dest, &buf, nbytes, RV_LC_NOW, NULL, 0,
+                      flags & ~GEX_FLAG_SELF_SEG_OFFSET);
 }

@@ -27,6 +27,46 @@ static void rv_vis_cfg_load(void)
 
 enum { RV_VIS_BLOCKING, RV_VIS_NB, RV_VIS_NBI };
 
+/* gex_VIS_SetPeerCompletionHandler: armed (handler != 0) for the next VIS Put this thread
+ * starts. Such a Put runs to completion inside its initiation call (so its data is at the
+ * peer), then the 0-argument Medium Reply handler runs at the peer with the payload. */
+static _Thread_local struct {
+    gex_AM_Index_t handler;
+    const void    *src;
+    size_t         nbytes;
+} rv_vis_pc;
+
+void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
+                                      size_t nbytes, gex_Flags_t flags)
+{
+    RV_CHECK_INIT("gex_VIS_SetPeerCompletionHandler");
+    if (flags)
+        rv_fatal("gex_VIS_SetPeerCompletionHandler: flags=0x%x must be 0", (unsigned)flags);
+    if (handler && nbytes > GEX_VIS_MAX_PEERCOMPLETION)
+        rv_fatal("gex_VIS_SetPeerCompletionHandler: nbytes=%zu exceeds "
+                 "GEX_VIS_MAX_PEERCOMPLETION (%zu)", nbytes, (size_t)GEX_VIS_MAX_PEERCOMPLETION);
+    if (handler && nbytes && !source_addr)
+        rv_fatal("gex_VIS_SetPeerCompletionHandler: source_addr is NULL with nbytes=%zu", nbytes);
+    rv_vis_pc.handler = handler; /* 0 disarms */
+    rv_vis_pc.src = source_addr;
+    rv_vis_pc.nbytes = handler ? nbytes : 0;
+}
+
+/* Called by every Put form after the Put was started synchronously (see rv_vis_lists and
+ * rv_vis_strided): sends the armed notification to the target and disarms. */
+static gex_Event_t rv_vis_pc_notify(const char *call, gex_TM_t tm, gex_Rank_t rank,
+                                    gex_Event_t ev)
+{
+    if (__builtin_expect(!rv_vis_pc.handler, 1)) return ev;
+    gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    gex_AM_Index_t h = rv_vis_pc.handler;
+    rv_vis_pc.handler = 0;
+    static const gex_AM_Arg_t noargs[1];
+    rv_am_send(call, jr, RV_CHAN_REP, RV_AM_MEDIUM, h, rv_vis_pc.src, rv_vis_pc.nbytes, NULL, 0,
+               0, noargs);
+    return ev;
+}
+
 /* The checks every call makes. Returns the peer's jobrank; *lc: the Put's local completion. */
 static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, int is_put,
                                int form, gex_Flags_t flags, int *lc)
@@ -35,6 +75,14 @@ static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, i
         rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
     gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
     pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
+    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) {
+        if (!is_put)
+            rv_fatal("%s: a peer completion handler is armed (gex_VIS_SetPeerCompletionHandler), "
+                     "but only VIS Puts support peer completion", call);
+        if (flags & GEX_FLAG_IMMEDIATE)
+            rv_fatal("%s: GEX_FLAG_IMMEDIATE is not allowed while a peer completion handler is "
+                     "armed", call);
+    }
     gex_Flags_t leaf_ok = is_put && form != RV_VIS_BLOCKING ? GEX_FLAG_ENABLE_LEAF_LC : 0;
     if (__builtin_expect(flags & ~(GEX_FLAG_IMMEDIATE | leaf_ok), 0)) {
         if (flags & GEX_FLAG_ENABLE_LEAF_LC & ~leaf_ok)
@@ -97,6 +145,12 @@ static gex_Event_t rv_vis_lists(const char *call, int is_get, gex_Rank_t jr, gex
         rv_vis_walk_init(&dw, dst, p0);
         rv_vis_walk_init(&sw, src, p0);
         rv_vis_walk_copy(&dw, &sw, total);
+        return GEX_EVENT_INVALID;
+    }
+    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
+        struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total, 0,
+                                               RV_VIS_LC_DEFER, flags & ~GEX_FLAG_ENABLE_LEAF_LC);
+        if (op) gex_Event_Wait(rv_vis_op_event(op));
         return GEX_EVENT_INVALID;
     }
     struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total,
@@ -224,6 +278,12 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
     l = r;
     l.base = s.lbase;
     l.dims = ld;
+    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
+        struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, 0, RV_VIS_LC_DEFER,
+                                               flags & ~GEX_FLAG_ENABLE_LEAF_LC);
+        if (op) gex_Event_Wait(rv_vis_op_event(op));
+        return GEX_EVENT_INVALID;
+    }
     struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, form == RV_VIS_NBI, lc,
                                            flags);
     if (op == RV_VIS_NO_OP) return GEX_EVENT_NO_OP;
@@ -257,8 +317,9 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                 gex_Memvec_t const dstlist[], size_t srccount,                    \
                                 gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
     {                                                                                             \
-        return wrap(rv_vis_vector(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount,       \
-                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));        \
+        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Vector, Put, form), tm, dstrank,                 \
+                    rv_vis_vector(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount,       \
+                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags)));       \
     }
 /* Indexed */
 #define RV_VIS_IGET(form, ret, wrap)                                                              \
@@ -275,9 +336,10 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                  void *const dstlist[], size_t dstlen, size_t srccount,           \
                                  void *const srclist[], size_t srclen, gex_Flags_t flags)         \
     {                                                                                             \
-        return wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank, dstcount,     \
+        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Indexed, Put, form), tm, dstrank,                \
+                    rv_vis_indexed(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank, dstcount,     \
                                    dstlist, dstlen, srccount, srclist, srclen,                    \
-                                   RV_VIS_FORM_##form, flags));                                   \
+                                   RV_VIS_FORM_##form, flags)));                                  \
     }
 /* Strided */
 #define RV_VIS_SGET(form, ret, wrap)                                                              \
@@ -296,9 +358,10 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                  const ptrdiff_t srcstrides[], size_t elemsz,                     \
                                  const size_t count[], size_t stridelevels, gex_Flags_t flags)    \
     {                                                                                             \
-        return wrap(rv_vis_strided(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank, dstaddr,      \
+        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Strided, Put, form), tm, dstrank,                \
+                    rv_vis_strided(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank, dstaddr,      \
                                    dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
-                                   RV_VIS_FORM_##form, flags));                                   \
+                                   RV_VIS_FORM_##form, flags)));                                  \
     }
 
 #define RV_VIS_FORM_NB RV_VIS_NB
