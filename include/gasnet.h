@@ -28,6 +28,27 @@ typedef struct {
 
 typedef struct rv_valget *gasnet_valget_handle_t;
 
+/* Conduit identification: the names as preprocessor tokens (GASNet clients print them with
+ * _STRINGIFY) and as strings. */
+#define GASNET_CORE_NAME            RIVET
+#define GASNET_CORE_NAME_STR        "RIVET"
+#define GASNET_CORE_VERSION         0.1
+#define GASNET_CORE_VERSION_STR     "0.1"
+#define GASNET_EXTENDED_NAME        RIVET
+#define GASNET_EXTENDED_NAME_STR    "RIVET"
+#define GASNET_EXTENDED_VERSION     0.1
+#define GASNET_EXTENDED_VERSION_STR "0.1"
+
+/* gasnet_getNodeInfo: where every node runs. host: 0-based id shared by the nodes on one
+ * compute node; supernode: 0-based id of its shared-memory neighbourhood; offset: what to
+ * add to a supernode peer's segment address (as gasnet_getSegmentInfo reports it) to get
+ * where that segment is mapped here (0 for others, and before the segment exists). */
+typedef struct {
+    gasnet_node_t host;
+    gasnet_node_t supernode;
+    uintptr_t     offset;
+} gasnet_nodeinfo_t;
+
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH  2
 
@@ -53,6 +74,7 @@ extern int gasnet_init(int *argc, char ***argv);
 extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                          uintptr_t minheapoffset);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
+extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
 extern char *gasnet_getenv(const char *name);
 extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p, gex_TM_t *tm_p,
                                    gex_Segment_t *segment_p);

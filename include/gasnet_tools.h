@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h> /* PRIu64 and friends, which GASNet clients expect from this header */
 #include <pthread.h>
 
 /* ---- versions --------------------------------------------------------------------- */
@@ -65,6 +66,21 @@ GASNETT_BEGIN_EXTERNC
 #define gasnett_constant_p(expr) __builtin_constant_p(expr)
 #define GASNETT_CURRENT_FUNCTION __func__
 
+#ifdef __cplusplus
+#define GASNETT_EXTERNC extern "C"
+#else
+#define GASNETT_EXTERNC extern
+#endif
+/* Token pasting/stringizing helpers GASNet clients use on the *_NAME/_VERSION tokens. */
+#ifndef _STRINGIFY
+#define _STRINGIFY_HELPER(x) #x
+#define _STRINGIFY(x) _STRINGIFY_HELPER(x)
+#endif
+#ifndef _CONCAT
+#define _CONCAT_HELPER(a, b) a##b
+#define _CONCAT(a, b) _CONCAT_HELPER(a, b)
+#endif
+
 /* Embeds identText in the executable (found by `ident` / `strings`). */
 #define GASNETT_IDENT(identName, identText)            \
     extern const char identName[];                     \
@@ -86,6 +102,70 @@ GASNETT_BEGIN_EXTERNC
 #endif
 #define GASNETT_PAGESIZE 4096
 #define GASNETT_PAGESHIFT 12
+
+/* ---- platform identification (the PLATFORM_* names of GASNet's portable_platform.h) ------
+ * Only the compilers, OS and CPUs Rivet builds on; undefined names test as 0 in #if. */
+#ifndef PLATFORM_COMPILER_FAMILYNAME
+#if defined(__clang__)
+#define PLATFORM_COMPILER_CLANG 1
+#define PLATFORM_COMPILER_FAMILYNAME CLANG
+#define PLATFORM_COMPILER_FAMILYID 17
+#elif defined(__GNUC__)
+#define PLATFORM_COMPILER_GNU 1
+#define PLATFORM_COMPILER_FAMILYNAME GNU
+#define PLATFORM_COMPILER_FAMILYID 1
+#else
+#define PLATFORM_COMPILER_UNKNOWN 1
+#define PLATFORM_COMPILER_FAMILYNAME UNKNOWN
+#define PLATFORM_COMPILER_FAMILYID 0
+#endif
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_CXX 1
+#else
+#define PLATFORM_COMPILER_C 1
+#endif
+#if defined(__GNUC__)
+#define PLATFORM_COMPILER_VERSION \
+    ((__GNUC__ << 16) | (__GNUC_MINOR__ << 8) | __GNUC_PATCHLEVEL__)
+#define PLATFORM_COMPILER_VERSION_STR __VERSION__
+#else
+#define PLATFORM_COMPILER_VERSION 0
+#define PLATFORM_COMPILER_VERSION_STR "unknown"
+#endif
+#define PLATFORM_COMPILER_IDSTR \
+    _STRINGIFY(PLATFORM_COMPILER_FAMILYNAME) "|" PLATFORM_COMPILER_VERSION_STR
+#if defined(__linux__)
+#define PLATFORM_OS_LINUX 1
+#define PLATFORM_OS_FAMILYNAME LINUX
+#endif
+#if defined(__x86_64__)
+#define PLATFORM_ARCH_X86_64 1
+#define PLATFORM_ARCH_FAMILYNAME X86_64
+#elif defined(__aarch64__)
+#define PLATFORM_ARCH_AARCH64 1
+#define PLATFORM_ARCH_FAMILYNAME AARCH64
+#elif defined(__powerpc64__)
+#define PLATFORM_ARCH_POWERPC 1
+#define PLATFORM_ARCH_FAMILYNAME POWERPC
+#endif
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define PLATFORM_ARCH_64 1
+#else
+#define PLATFORM_ARCH_32 1
+#endif
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PLATFORM_ARCH_BIG_ENDIAN 1
+#else
+#define PLATFORM_ARCH_LITTLE_ENDIAN 1
+#endif
+#endif /* PLATFORM_COMPILER_FAMILYNAME */
+
+/* Build configuration as GASNet tools clients print it; Rivet has one (PAR, no debug,
+ * tracing or statistics), so the performance warning is always empty. */
+#define GASNETT_CONFIG_STRING \
+    "RELEASE=2024.5.0,SPEC=1.16,PTR=" _STRINGIFY(__SIZEOF_POINTER__) "x8,nodebug,notrace,nostats"
+#define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() */
+#define gasnett_performance_warning_str() ""
 
 /* ---- memory fences ------------------------------------------------------------------ */
 /* ThreadSanitizer does not model standalone fences (gcc refuses them under -Werror): there
@@ -360,9 +440,40 @@ extern void gasnett_envint_display(const char *key, int64_t val, int is_dflt, in
 extern void gasnett_envstr_display(const char *key, const char *val, int is_dflt);
 extern void gasnett_envdbl_display(const char *key, double val, int is_dflt);
 
+/* ---- tracing and statistics: Rivet has no tracing/statistics build, so these are the
+ * documented no-op forms (TRACE_PRINTF still checks its format) ------------------------- */
+static inline __attribute__((__format__(__printf__, 1, 2)))
+void rv_tools_trace_noop(const char *format, ...) { (void)format; }
+#define GASNETT_TRACE_ENABLED 0
+#define GASNETT_STATS_ENABLED 0
+#define GASNETT_TRACE_PRINTF rv_tools_trace_noop
+#define GASNETT_TRACE_PRINTF_FORCE rv_tools_trace_noop
+#define GASNETT_STATS_PRINTF rv_tools_trace_noop
+#define GASNETT_STATS_PRINTF_FORCE rv_tools_trace_noop
+#define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)(file), (void)(line))
+#define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)(*(pfile) = 0, *(pline) = 0))
+#define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
+#define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
+#define GASNETT_TRACE_GETMASK() ""
+#define GASNETT_TRACE_SETMASK(mask) ((void)(mask))
+#define GASNETT_STATS_GETMASK() ""
+#define GASNETT_STATS_SETMASK(mask) ((void)(mask))
+#define GASNETT_TRACE_GET_TRACELOCAL() 0
+#define GASNETT_TRACE_SET_TRACELOCAL(val) ((void)(val))
+
 /* ---- backtraces, freezing, fatal errors -------------------------------------------------- */
 extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname);
 extern void gasnett_freezeForDebuggerErr(void);
+/* A client-supplied backtrace mechanism: define a global
+ *   gasnett_backtrace_type_t gasnett_backtrace_user = { "USER", my_fn, 1 };
+ * and gasnett_print_backtrace calls my_fn(fd) first; a nonzero return means it failed and
+ * Rivet's own (glibc) backtrace follows. */
+typedef struct {
+    const char *name;
+    int (*fnp)(int fd);   /* writes a backtrace to fd; returns 0 on success */
+    int threadsupport;    /* nonzero if fnp may run in any thread */
+} gasnett_backtrace_type_t;
+extern gasnett_backtrace_type_t gasnett_backtrace_user; /* optional: the client defines it */
 extern void gasnett_backtrace_init(const char *exename);
 extern int gasnett_print_backtrace(int fd);
 extern int (*gasnett_print_backtrace_ifenabled)(int fd);

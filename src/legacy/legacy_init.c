@@ -3,6 +3,7 @@
  * behind the gasnet.h wrappers, segment info, gasnet_QueryGexObjects and small queries. */
 #include "legacy/legacy_int.h"
 #include "am/am_int.h"
+#include "core/job.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +23,8 @@ gex_TM_t rv_legacy_tm_slow(const char *call)
                  "GEX_FLAG_USES_GASNET1; pass that flag to use GASNet-1 calls", call);
     if (rv_legacy_inited && !rv_legacy_attached)
         rv_fatal("%s called between gasnet_init() and gasnet_attach(); only gasnet_mynode, "
-                 "gasnet_nodes, gasnet_getenv, gasnet_exit and gasnet_getMax*SegmentSize are "
-                 "allowed there", call);
+                 "gasnet_nodes, gasnet_getenv, gasnet_exit, gasnet_getNodeInfo and "
+                 "gasnet_getMax*SegmentSize are allowed there", call);
     gex_TM_t tm = rv_client_g->tm0;
     __atomic_store_n(&rv_legacy_tm, tm, __ATOMIC_RELAXED);
     return tm;
@@ -122,6 +123,30 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries)
     for (gex_Rank_t r = 0; r < n; r++) {
         seginfo_table[r].addr = rv_segmap[r].owner_base;
         seginfo_table[r].size = rv_segmap[r].size;
+    }
+    return GASNET_OK;
+}
+
+/* Allowed between gasnet_init and gasnet_attach too (clients size their threads and
+ * shared-memory use by it before they attach). */
+int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
+{
+    if (!rv_client_g)
+        rv_fatal("gasnet_getNodeInfo called before gasnet_init() (or gex_Client_Init with "
+                 "GEX_FLAG_USES_GASNET1)");
+    if (!(rv_client_g->flags & GEX_FLAG_USES_GASNET1))
+        (void)rv_legacy_tm_slow("gasnet_getNodeInfo"); /* fatal, naming the missing flag */
+    if (numentries < 0 || (numentries > 0 && !nodeinfo_table))
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gasnet_getNodeInfo: numentries=%d with "
+                               "nodeinfo_table=%p", numentries, (void *)nodeinfo_table);
+    uint32_t n = rv_job.size < (uint32_t)numentries ? rv_job.size : (uint32_t)numentries;
+    for (uint32_t r = 0; r < n; r++) {
+        nodeinfo_table[r].host = rv_job.host_of[r];
+        nodeinfo_table[r].supernode = rv_job.nbrhd_of[r];
+        uintptr_t off = 0;
+        if (rv_segmap && rv_job_in_nbrhd(r) && rv_segmap[r].local_base && rv_segmap[r].owner_base)
+            off = (uintptr_t)rv_segmap[r].local_base - (uintptr_t)rv_segmap[r].owner_base;
+        nodeinfo_table[r].offset = off;
     }
     return GASNET_OK;
 }

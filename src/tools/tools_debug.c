@@ -17,8 +17,14 @@ void gasnett_backtrace_init(const char *exename)
     (void)exename;   /* glibc's backtrace() finds the executable itself */
 }
 
+/* Defined by the client if it has its own mechanism; weak, so unresolved means "none". */
+extern gasnett_backtrace_type_t gasnett_backtrace_user __attribute__((__weak__));
+
 int gasnett_print_backtrace(int fd)
 {
+    if (&gasnett_backtrace_user && gasnett_backtrace_user.fnp &&
+        gasnett_backtrace_user.fnp(fd) == 0)
+        return 0;
     void *frames[64];
     int n = backtrace(frames, 64);
     if (n <= 0) return 1;

@@ -96,6 +96,19 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "seginfo_bad")) {
         g1_start();
         GASNET_Safe(gasnet_getSegmentInfo(NULL, 2));
+    } else if (!strcmp(c, "nodeinfo_bad")) {
+        static int ac = 1;
+        static char *av[] = {"legacy_errors", NULL};
+        static char **avp = av;
+        GASNET_Safe(gasnet_init(&ac, &avp)); /* allowed before attach: the check still runs */
+        GASNET_Safe(gasnet_getNodeInfo(NULL, -1));
+    } else if (!strcmp(c, "nodeinfo_noflag")) {
+        gex_Client_t cl;
+        gex_EP_t ep;
+        gex_TM_t tm;
+        GASNET_Safe(gex_Client_Init(&cl, &ep, &tm, "legacy_errors", &argc, &argv, 0));
+        gasnet_nodeinfo_t ni;
+        GASNET_Safe(gasnet_getNodeInfo(&ni, 1));
     } else {
         fprintf(stderr, "legacy_errors: unknown case '%s'\n", c);
         return 2;
