@@ -49,9 +49,6 @@ typedef struct {
     uintptr_t     offset;
 } gasnet_nodeinfo_t;
 
-#define GASNET_BARRIERFLAG_ANONYMOUS 1
-#define GASNET_BARRIERFLAG_MISMATCH  2
-
 #define GASNET_WAIT_SPIN      0
 #define GASNET_WAIT_BLOCK     1
 #define GASNET_WAIT_SPINBLOCK 2
@@ -469,11 +466,8 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion()   gex_NBI_EndAccessRegion(0)
 
-/* ---- split-phase barrier (src/legacy/legacy_barrier.c) ---------------------- */
-extern void gasnet_barrier_notify(int id, int flags);
-extern int  gasnet_barrier_wait(int id, int flags);
-extern int  gasnet_barrier_try(int id, int flags);
-extern int  gasnet_barrier_result(int *id);
+/* The split-phase barrier (gasnet_barrier_notify/wait/try/result, GASNET_BARRIERFLAG_*)
+ * is declared in gasnetex.h: every client may use it. */
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stdlib.h> /* GASNet clients rely on these arriving with gasnetex.h */
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,6 +51,16 @@ extern "C" {
 #define GASNET_ERR_BAD_ARG          (_GASNET_ERR_BASE + 3)
 #define GASNET_ERR_NOT_READY        (_GASNET_ERR_BASE + 4)
 #define GASNET_ERR_BARRIER_MISMATCH (_GASNET_ERR_BASE + 5)
+
+/* The GASNet-1 split-phase barrier over the primordial team: available to every client
+ * (GASNet-EX programs such as a plain "hello" use it before gasnet_exit); the rest of the
+ * GASNet-1 API is in gasnet.h. Implemented in src/legacy/legacy_barrier.c. */
+#define GASNET_BARRIERFLAG_ANONYMOUS 1
+#define GASNET_BARRIERFLAG_MISMATCH  2
+extern void gasnet_barrier_notify(int id, int flags);
+extern int  gasnet_barrier_wait(int id, int flags);
+extern int  gasnet_barrier_try(int id, int flags);
+extern int  gasnet_barrier_result(int *id);
 
 extern const char *gasnet_ErrorName(int errval);
 extern const char *gasnet_ErrorDesc(int errval);

@@ -16,11 +16,10 @@ static int rv_legacy_attached; /* gasnet_attach succeeded */
 gex_TM_t rv_legacy_tm_slow(const char *call)
 {
     if (!rv_client_g)
-        rv_fatal("%s called before gasnet_init() (or gex_Client_Init with GEX_FLAG_USES_GASNET1)",
-                 call);
-    if (!(rv_client_g->flags & GEX_FLAG_USES_GASNET1))
-        rv_fatal("%s: the client was initialized by gex_Client_Init without "
-                 "GEX_FLAG_USES_GASNET1; pass that flag to use GASNet-1 calls", call);
+        rv_fatal("%s called before gasnet_init() (or gex_Client_Init)", call);
+    /* A client initialized without GEX_FLAG_USES_GASNET1 may still make GASNet-1 calls
+     * (GASNet-EX programs commonly end with the legacy barrier): they act on the
+     * primordial team, as for a flagged client. */
     if (rv_legacy_inited && !rv_legacy_attached)
         rv_fatal("%s called between gasnet_init() and gasnet_attach(); only gasnet_mynode, "
                  "gasnet_nodes, gasnet_getenv, gasnet_exit, gasnet_getNodeInfo and "
@@ -131,11 +130,7 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries)
  * shared-memory use by it before they attach). */
 int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
 {
-    if (!rv_client_g)
-        rv_fatal("gasnet_getNodeInfo called before gasnet_init() (or gex_Client_Init with "
-                 "GEX_FLAG_USES_GASNET1)");
-    if (!(rv_client_g->flags & GEX_FLAG_USES_GASNET1))
-        (void)rv_legacy_tm_slow("gasnet_getNodeInfo"); /* fatal, naming the missing flag */
+    if (!rv_client_g) rv_fatal("gasnet_getNodeInfo called before gasnet_init() (or gex_Client_Init)");
     if (numentries < 0 || (numentries > 0 && !nodeinfo_table))
         return rv_error_return(GASNET_ERR_BAD_ARG, "gasnet_getNodeInfo: numentries=%d with "
                                "nodeinfo_table=%p", numentries, (void *)nodeinfo_table);

@@ -34,13 +34,6 @@ int main(int argc, char **argv)
     const char *c = argc > 1 ? argv[1] : "";
     if (!strcmp(c, "before_init")) {
         gasnet_barrier_notify(0, 0);
-    } else if (!strcmp(c, "no_flag")) {
-        gex_Client_t cl;
-        gex_EP_t ep;
-        gex_TM_t tm;
-        GASNET_Safe(gex_Client_Init(&cl, &ep, &tm, "noflag", &argc, &argv, 0));
-        int x = 0;
-        gasnet_put(0, &x, &x, sizeof x);
     } else if (!strcmp(c, "before_attach")) {
         GASNET_Safe(gasnet_init(&argc, &argv));
         gasnet_AMRequestShort0(0, 200);
@@ -102,13 +95,6 @@ int main(int argc, char **argv)
         static char **avp = av;
         GASNET_Safe(gasnet_init(&ac, &avp)); /* allowed before attach: the check still runs */
         GASNET_Safe(gasnet_getNodeInfo(NULL, -1));
-    } else if (!strcmp(c, "nodeinfo_noflag")) {
-        gex_Client_t cl;
-        gex_EP_t ep;
-        gex_TM_t tm;
-        GASNET_Safe(gex_Client_Init(&cl, &ep, &tm, "legacy_errors", &argc, &argv, 0));
-        gasnet_nodeinfo_t ni;
-        GASNET_Safe(gasnet_getNodeInfo(&ni, 1));
     } else {
         fprintf(stderr, "legacy_errors: unknown case '%s'\n", c);
         return 2;

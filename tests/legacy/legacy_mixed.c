@@ -2,7 +2,8 @@
 /* tests/legacy/legacy_mixed.c: a transitional client: gex_Client_Init with
  * GEX_FLAG_USES_GASNET1, an EX segment and EX handler registration, then GASNet-1 calls
  * (AMs to the EX handlers, put/get, segment info, barriers between EX collectives) and
- * gasnet_QueryGexObjects returning exactly the objects gex_Client_Init made. */
+ * gasnet_QueryGexObjects returning exactly the objects gex_Client_Init made. With the
+ * argument "noflag" the client is initialized without the flag: everything still works. */
 #include <gasnet.h>
 #include "rv_test.h"
 
@@ -36,7 +37,9 @@ int main(int argc, char **argv)
     gex_EP_t ep;
     gex_TM_t tm;
     gex_Segment_t seg;
-    RVT_OK(gex_Client_Init(&client, &ep, &tm, "mixed", &argc, &argv, GEX_FLAG_USES_GASNET1));
+    int noflag = argc > 1 && !strcmp(argv[1], "noflag");
+    RVT_OK(gex_Client_Init(&client, &ep, &tm, "mixed", &argc, &argv,
+                           noflag ? 0 : GEX_FLAG_USES_GASNET1));
     rvt_me = gex_TM_QueryRank(tm);
     gex_Rank_t n = gex_TM_QuerySize(tm);
     RVT_CHECK(gasnet_mynode() == rvt_me && gasnet_nodes() == n, "mynode/nodes");
