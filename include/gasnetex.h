@@ -328,7 +328,7 @@ extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
  * GASNET_ERR_RESOURCE (the primordial endpoint is the only one). */
 extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
                          gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
-extern void gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
+extern int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
 extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
                                       gex_Flags_t flags);
 

@@ -28,7 +28,7 @@ int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
                            "process already has its primordial endpoint", GASNET_MAXEPS);
 }
 
-void gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
+int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 {
     RV_CHECK_INIT("gex_EP_BindSegment");
     if (flags) rv_fatal("gex_EP_BindSegment: flags=0x%x must be 0", (unsigned)flags);
@@ -36,7 +36,7 @@ void gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
         rv_fatal("gex_EP_BindSegment: ep %p is not an endpoint of this client", (void *)ep);
     if (segment == GEX_SEGMENT_INVALID)
         rv_fatal("gex_EP_BindSegment: segment is GEX_SEGMENT_INVALID");
-    if (ep->seg == segment) return; /* already bound (by gex_Segment_Attach) */
+    if (ep->seg == segment) return GASNET_OK; /* already bound (by gex_Segment_Attach) */
     rv_fatal("gex_EP_BindSegment: only gex_Segment_Attach can bind a segment to the "
              "primordial endpoint, and Rivet has no other (GASNET_MAXEPS is %d)", GASNET_MAXEPS);
 }

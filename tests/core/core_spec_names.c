@@ -273,7 +273,7 @@ static void reference_functions(void)
     SIG(gex_EP_Index_t, gex_EP_QueryIndex, (gex_EP_t));
     SIG(int, gex_EP_PublishBoundSegment, (gex_TM_t, gex_EP_t *, size_t, gex_Flags_t));
     SIG(int, gex_EP_Create, (gex_EP_t *, gex_Client_t, gex_EP_Capabilities_t, gex_Flags_t));
-    SIG(void, gex_EP_BindSegment, (gex_EP_t, gex_Segment_t, gex_Flags_t));
+    SIG(int, gex_EP_BindSegment, (gex_EP_t, gex_Segment_t, gex_Flags_t));
     SIG(int, gex_EP_RegisterHandlers, (gex_EP_t, gex_AM_Entry_t *, size_t));
     /* memory kinds */
     SIG(int, gex_MK_Create, (gex_MK_t *, gex_Client_t, const gex_MK_Create_args_t *, gex_Flags_t));
@@ -711,7 +711,8 @@ static void check_multiep(void)
     gex_EP_t eps[1] = { rvt_ep };
     RVT_OK(gex_EP_PublishBoundSegment(rvt_tm, eps, 1, 0));
     RVT_OK(gex_EP_PublishBoundSegment(rvt_tm, NULL, 0, 0));
-    gex_EP_BindSegment(rvt_ep, rvt_seg, 0); /* already bound: allowed, no effect */
+    /* re-binding the attached segment: allowed, no effect */
+    RVT_CHECK(gex_EP_BindSegment(rvt_ep, rvt_seg, 0) == GASNET_OK, "re-binding the attached segment");
     RVT_CHECK(gex_EP_QuerySegment(rvt_ep) == rvt_seg, "the bound segment changed");
     for (gex_Rank_t r = 0; r < rvt_n; r++) {
         void *owner = NULL;
