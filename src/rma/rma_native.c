@@ -48,6 +48,8 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr
     atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
     op->nbi = is_nbi ? rv_nbi_current() : NULL;
     op->nbi_lc = (uint8_t)(is_nbi && lc == RV_LC_GROUP);
+    /* a one-chunk put that returns locally complete is usually waited for at once */
+    unsigned pflags = !is_nbi && lc == RV_LC_NOW && nchunks == 1 ? RV_TP_PUT_WAITED : 0;
     if (op->nbi) {
         rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
         if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
@@ -61,7 +63,7 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr
             /* counted before the call: another thread's poll may report it at once */
             atomic_fetch_add_explicit(&op->lc_pending, 1, memory_order_relaxed);
             rc = rv_tp.ops.put(rv_tp.priv, jr, remote + op->off, op->local + op->off, n,
-                               &op->cmpl, 0, 0);
+                               &op->cmpl, pflags, 0);
             if (rc != RV_TP_LC_LATER)
                 atomic_fetch_sub_explicit(&op->lc_pending, 1, memory_order_relaxed);
         } else {

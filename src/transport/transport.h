@@ -57,6 +57,9 @@ struct rv_tp_cmpl {
  * on channel 'chan' once the data is in place; no REMOTE event is owed then. */
 #define RV_TP_PUT_IMM(chan) (4u | (unsigned)(chan))
 #define RV_TP_PUT_IMM_FLAG  4u
+/* put() flag, a hint: the caller waits for this put's REMOTE event right away, alone
+ * (a blocking put), so a transport may prefer latency over batching. */
+#define RV_TP_PUT_WAITED    8u
 
 /* Hot-path operations. 'size' first; the table only grows at the end. */
 typedef struct rv_tp_ops {

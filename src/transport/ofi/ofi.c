@@ -66,9 +66,20 @@ static struct fi_info *rv_ofi_best(struct fi_info *list)
  * FI_ATOMIC too: that entry (*list then holds its list, *amo = 1), or 'best' unchanged if the
  * provider cannot add atomics. Asking afterwards, for the chosen provider only, means that
  * wanting atomics never changes which provider is chosen; fi_getinfo is cheap by now. */
+static int rv_ofi_put_completion(void);
+
+/* The provider orders RMA reads after earlier writes (needed for flush-based put completion). */
+static int rv_ofi_raw(const struct fi_info *i)
+{
+    return (i->tx_attr->msg_order & FI_ORDER_RAW) && (i->rx_attr->msg_order & FI_ORDER_RAW);
+}
+
 static struct fi_info *rv_ofi_with_atomics(struct fi_info **list, struct fi_info *best, int level,
                                            int multi, int *amo)
 {
+    /* ofi_rxm stops ordering reads after writes once it carries atomics: with
+     * RIVET_OFI_PUT_COMPLETION=flush the flush ordering wins over native atomics */
+    int keep_raw = rv_ofi_raw(best) && rv_ofi_put_completion() == 1;
     struct fi_info *h = rv_ofi_hints(level, multi, 1), *l2 = NULL;
     if (!h) return best;
     free(h->fabric_attr->prov_name);
@@ -80,7 +91,8 @@ static struct fi_info *rv_ofi_with_atomics(struct fi_info **list, struct fi_info
             strcmp(i->fabric_attr->prov_name, best->fabric_attr->prov_name) ||
             strcmp(i->fabric_attr->name, best->fabric_attr->name) ||
             strcmp(i->domain_attr->name, best->domain_attr->name) ||
-            i->ep_attr->max_msg_size < RV_OFI_MAX_MSG + sizeof(rv_ofi_hdr_t))
+            i->ep_attr->max_msg_size < RV_OFI_MAX_MSG + sizeof(rv_ofi_hdr_t) ||
+            (keep_raw && !rv_ofi_raw(i)))
             continue;
         fi_freeinfo(*list);
         *list = l2;
@@ -174,6 +186,16 @@ static int rv_ofi_probe(const rv_job_t *job)
         }                                                                                 \
     } while (0)
 
+/* RIVET_OFI_PUT_COMPLETION: 1 flush, 0 delivery, -1 auto (fatal if malformed). */
+static int rv_ofi_put_completion(void)
+{
+    const char *m = rv_cfg.OFI_PUT_COMPLETION;
+    if (!strcmp(m, "auto")) return -1;
+    if (!strcmp(m, "flush")) return 1;
+    if (!strcmp(m, "delivery")) return 0;
+    rv_fatal("environment: RIVET_OFI_PUT_COMPLETION=%s: expected auto, flush or delivery", m);
+}
+
 int rv_ofi_mr_reg(rv_ofi_t *o, void *buf, size_t len, uint64_t access, uint64_t key,
                   struct fid_mr **mr)
 {
@@ -199,6 +221,16 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
     o->virt_addr = (mrm & FI_MR_VIRT_ADDR) != 0;
     o->rma = level != RV_OFI_LVL_MSG && fi->domain_attr->mr_key_size <= 8;
     o->dc = level == RV_OFI_LVL_DC;
+    /* puts complete remotely by per-peer flushes only if a read is ordered after the
+     * writes before it, at the initiator and at the target */
+    int raw = rv_ofi_raw(fi);
+    int want_flush = rv_ofi_put_completion();
+    o->pflush = !o->rma || !raw || want_flush == 0 ? 0 : want_flush == 1 ? 2 : 1;
+    if (o->rma && !raw && want_flush == 1)
+        rv_verbose(1, "ofi: RIVET_OFI_PUT_COMPLETION=flush, but %s does not order reads after "
+                   "writes: each write's own remote completion instead",
+                   fi->fabric_attr->prov_name);
+    o->st.put_flush = (uint64_t)o->pflush;
     o->rma_inject = fi->tx_attr->inject_size;
     o->multi = multi;
     o->amo_cap = amo && (fi->caps & FI_ATOMIC) != 0;
@@ -260,8 +292,10 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     else rv_verbose(1, "ofi: provider %s, fabric %s, inject %zu, RDMA %s, mr_mode%s%s%s%s, "
                     "receive: %u %s of %zu bytes, %u credits per peer, %d to lend",
                     fi->fabric_attr->prov_name, fi->fabric_attr->name, o->inject,
-                    !o->rma ? "off" : o->dc ? "on (FI_DELIVERY_COMPLETE)"
-                                           : "on (remote completion by a follow-up read)",
+                    !o->rma     ? "off"
+                    : o->pflush ? "on (puts: transmit-complete writes, one flush read per peer)"
+                    : o->dc     ? "on (FI_DELIVERY_COMPLETE)"
+                                : "on (remote completion by a follow-up read)",
                     o->mr_local ? " local" : "", o->virt_addr ? " virt_addr" : "",
                     o->prov_key ? " prov_key" : "",
                     (o->mr_local || o->virt_addr || o->prov_key) ? "" : " none", o->nregions,

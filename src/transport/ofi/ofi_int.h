@@ -26,10 +26,10 @@
 
 /* Keys we pick when the provider does not (no FI_MR_PROV_KEY). */
 enum { RV_OFI_KEY_SEND = 1, RV_OFI_KEY_RECV, RV_OFI_KEY_SEG, RV_OFI_KEY_BOUNCE, RV_OFI_KEY_ROP,
-       RV_OFI_KEY_AMO, RV_OFI_KEY_CACHE = 16 };
+       RV_OFI_KEY_AMO, RV_OFI_KEY_FLUSH, RV_OFI_KEY_CACHE = 16 };
 
 /* What a completion's op_context points at: every context starts with this. */
-enum { RV_OFI_CTX_SEND = 1, RV_OFI_CTX_RECV, RV_OFI_CTX_RMA, RV_OFI_CTX_AMO };
+enum { RV_OFI_CTX_SEND = 1, RV_OFI_CTX_RECV, RV_OFI_CTX_RMA, RV_OFI_CTX_AMO, RV_OFI_CTX_FLUSH };
 typedef struct rv_ofi_ctx {
     struct fi_context fc;
     uint8_t           kind;
@@ -84,12 +84,16 @@ typedef struct rv_ofi_rce {
     uint8_t        stale;  /* superseded by a merged entry: deregister at refs 0 */
 } rv_ofi_rce_t;
 
+/* rv_ofi_rop_t.flush: a write's remote completion comes from FI_DELIVERY_COMPLETE (or the
+ * op needs none), from a read of its own that follows it, or from the peer's next flush. */
+enum { RV_OFI_FL_NONE, RV_OFI_FL_READ, RV_OFI_FL_PEER };
+
 /* One RDMA operation in flight. */
 typedef struct rv_ofi_rop {
     rv_ofi_ctx_t       ctx;
     uint8_t            is_get;
     uint8_t            events;  /* rv_tp events to report on completion */
-    uint8_t            flush;   /* write done: a read must follow (no FI_DELIVERY_COMPLETE) */
+    uint8_t            flush;   /* RV_OFI_FL_*: how the write's remote completion is learnt */
     gex_Rank_t         peer;
     rv_tp_cmpl_t      *c;
     unsigned char     *bounce;  /* bounce buffer to return (a get copies out of it) */
@@ -100,6 +104,22 @@ typedef struct rv_ofi_rop {
     struct rv_ofi_rop *next;
     uint64_t           scratch; /* target of the flush read */
 } rv_ofi_rop_t;
+
+/* Per-peer flush state (RIVET_OFI_PUT_COMPLETION=flush): writes whose transmit completion
+ * arrived wait in 'pend' for the next flush, a small read from the peer that the provider
+ * orders after them (FI_ORDER_RAW); its completion is their remote completion. At most one
+ * flush per peer is in flight ('covered' lists its writes). Only the polling thread (plock)
+ * touches this. */
+typedef struct rv_ofi_fpeer {
+    rv_ofi_ctx_t       ctx;      /* RV_OFI_CTX_FLUSH */
+    uint8_t            inflight;
+    uint8_t            listed;   /* in o->fdirty */
+    uint8_t            age;      /* polls it has waited in o->fdirty */
+    uint32_t           npend;
+    rv_ofi_rop_t      *pend, *pend_tail, *covered;
+    uint64_t           raddr;    /* a target address of the latest write: the flush reads it */
+    uint64_t           scratch;  /* where the flush read lands */
+} rv_ofi_fpeer_t;
 
 /* One native atomic in flight: its operands and result live here (registered when local
  * buffers need descriptors). */
@@ -134,6 +154,7 @@ typedef struct rv_ofi {
     int                virt_addr; /* FI_MR_VIRT_ADDR: remote addresses are virtual */
     int                rma;       /* RDMA usable (FI_RMA and a way to learn remote completion) */
     int                dc;        /* FI_DELIVERY_COMPLETE (else a follow-up read) */
+    int                pflush;    /* puts complete by per-peer flushes: 1 auto, 2 every put */
     size_t             rma_inject;/* largest write sent with FI_INJECT */
     struct fid_mr     *smr, *rmr;
     unsigned char     *spool, *rpool;
@@ -172,6 +193,11 @@ typedef struct rv_ofi {
     void              *bfree[RV_OFI_NBOUNCE];
     unsigned           bnfree;
     uint32_t           block;
+    /* per-peer flushes (pflush) */
+    rv_ofi_fpeer_t    *fpeers;    /* [size] */
+    struct fid_mr     *fpmr;
+    uint32_t          *fdirty;    /* peers with writes waiting for a flush */
+    uint32_t           fndirty;
     /* registration cache */
     pthread_mutex_t    rclock;
     rv_ofi_rce_t       rc[RV_OFI_RC_SLOTS];
@@ -247,6 +273,11 @@ int  rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size
                 rv_tp_cmpl_t *c);
 /* A completion whose context is an RDMA op (poll holds plock). */
 void rv_ofi_rma_complete(rv_ofi_t *o, rv_ofi_rop_t *op);
+/* A flush read completed (poll holds plock). */
+void rv_ofi_flush_complete(rv_ofi_t *o, rv_ofi_fpeer_t *f);
+/* End of a poll pass (plock held): issues flushes to peers with waiting writes; 'drained':
+ * the completion queue was empty, so no more transmit completions are about to arrive. */
+void rv_ofi_flush_issue(rv_ofi_t *o, int drained);
 
 /* Native atomics (ofi_amo.c). open is collective (every rank, after RDMA is agreed). */
 int  rv_ofi_amo_open(rv_ofi_t *o);

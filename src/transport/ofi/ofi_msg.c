@@ -217,6 +217,7 @@ static _Noreturn void rv_ofi_cq_error(rv_ofi_t *o, ssize_t rc)
                          : cx->kind == RV_OFI_CTX_SEND ? "a send"
                          : cx->kind == RV_OFI_CTX_RECV ? "a receive"
                          : cx->kind == RV_OFI_CTX_AMO ? "a native atomic"
+                         : cx->kind == RV_OFI_CTX_FLUSH ? "a flush read after writes"
                          : ((rv_ofi_rop_t *)cx)->is_get ? "an RDMA read" : "an RDMA write";
         if (cx && cx->kind == RV_OFI_CTX_RMA)
             rv_fatal("ofi: %s of %zu bytes with rank %u failed: %s (provider: %s)", what,
@@ -318,7 +319,7 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
     }
     rv_ofi_depth++;
     int reqs_ok = (chan_mask & RV_CHAN_MASK(RV_CHAN_REQ)) != 0;
-    int n = 0;
+    int n = 0, drained = 0;
     for (int budget = 0; budget < 64; budget++) {
         if (reqs_ok && o->stash_n && rv_ofi_unstash(o)) { /* deferred Requests first, in order */
             n++;
@@ -326,7 +327,10 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
         }
         struct fi_cq_data_entry e;
         ssize_t rc = fi_cq_read(o->cq, &e, 1);
-        if (rc == -FI_EAGAIN) break;
+        if (rc == -FI_EAGAIN) {
+            drained = 1;
+            break;
+        }
         if (rc < 0) rv_ofi_cq_error(o, rc);
         if (e.flags & FI_REMOTE_WRITE) { /* a put's immediate data: no context */
             if (!(e.flags & FI_REMOTE_CQ_DATA)) continue;
@@ -352,6 +356,10 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
             rv_ofi_rma_complete(o, (rv_ofi_rop_t *)cx);
             continue;
         }
+        if (cx->kind == RV_OFI_CTX_FLUSH) {
+            rv_ofi_flush_complete(o, (rv_ofi_fpeer_t *)cx);
+            continue;
+        }
         if (cx->kind == RV_OFI_CTX_AMO) {
             rv_ofi_amo_complete(o, (rv_ofi_amo_t *)cx);
             continue;
@@ -363,6 +371,7 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
         if (!o->multi || (e.flags & FI_MULTI_RECV)) r->released = 1;
         rv_ofi_region_check(o, r);
     }
+    if (o->fndirty) rv_ofi_flush_issue(o, drained);
     if (o->ndirty) rv_ofi_credit_flush(o);
     if (--rv_ofi_depth == 0) pthread_mutex_unlock(&o->plock);
     return n;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* transport/ofi/ofi_rma.c: RDMA put/get for the ofi transport: operation contexts, bounce
- * buffers, the choice of a local descriptor, remote completion, and RDMA completions. */
+ * buffers, the choice of a local descriptor, remote completion (delivery-complete writes, a
+ * read per write, or one flush read per peer), and RDMA completions. */
 #include "transport/ofi/ofi_int.h"
 #include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
 #include "core/core.h"
@@ -37,6 +38,15 @@ int rv_ofi_rma_open(rv_ofi_t *o)
     if (!rc && o->mr_local && !o->dc) /* the follow-up reads land in rops[].scratch */
         rc = rv_ofi_mr_reg(o, o->rops, RV_OFI_NROP * sizeof *o->rops, FI_READ, RV_OFI_KEY_ROP,
                            &o->ropmr);
+    if (!rc && o->pflush) {
+        o->fpeers = calloc(o->size, sizeof *o->fpeers);
+        o->fdirty = calloc(o->size, sizeof *o->fdirty);
+        if (!o->fpeers || !o->fdirty) return -1;
+        for (uint32_t r = 0; r < o->size; r++) o->fpeers[r].ctx.kind = RV_OFI_CTX_FLUSH;
+        if (o->mr_local) /* the flush reads land in fpeers[].scratch */
+            rc = rv_ofi_mr_reg(o, o->fpeers, o->size * sizeof *o->fpeers, FI_READ,
+                               RV_OFI_KEY_FLUSH, &o->fpmr);
+    }
     if (rc) {
         rv_warn("ofi: registering RDMA buffers failed: %s", fi_strerror(-rc));
         return -1;
@@ -52,6 +62,13 @@ void rv_ofi_rma_close(rv_ofi_t *o)
     rv_ofi_rc_close(o);
     if (o->bmr) fi_close(&o->bmr->fid);
     if (o->ropmr) fi_close(&o->ropmr->fid);
+    if (o->fpmr) fi_close(&o->fpmr->fid);
+    free(o->fpeers);
+    free(o->fdirty);
+    o->fpeers = NULL;
+    o->fdirty = NULL;
+    o->fpmr = NULL;
+    o->fndirty = 0;
     if (o->bpool) munmap(o->bpool, o->bsize * RV_OFI_NBOUNCE);
     free(o->rops);
     o->bmr = o->ropmr = NULL;
@@ -123,12 +140,19 @@ int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local,
     op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
     op->bounce = NULL;
     op->rce = NULL;
-    op->flush = !is_imm && !o->dc;
+    /* a waited-for put is faster delivery-complete (one round trip) than flushed (its
+     * transmit completion, then the read's round trip), except under an explicit 'flush' */
+    int waited_dc = o->dc && (flags & RV_TP_PUT_WAITED) && o->pflush != 2;
+    op->flush = is_imm || waited_dc ? RV_OFI_FL_NONE
+              : o->pflush ? RV_OFI_FL_PEER
+              : o->dc ? RV_OFI_FL_NONE : RV_OFI_FL_READ;
     op->events = is_imm ? 0 : RV_TP_EV_REMOTE;
 
+    /* without FI_DELIVERY_COMPLETE the completion is the provider's default (transmit
+     * complete): the source is reusable, the data maybe not yet at the target */
     uint64_t fl = FI_COMPLETION;
     if (is_imm) fl |= FI_REMOTE_CQ_DATA;
-    else if (o->dc) fl |= FI_DELIVERY_COMPLETE;
+    else if (op->flush == RV_OFI_FL_NONE) fl |= FI_DELIVERY_COMPLETE;
     const void *src = local;
     void *desc = NULL;
     int ret = 0;
@@ -235,15 +259,91 @@ static void rv_ofi_flush(rv_ofi_t *o, rv_ofi_rop_t *op)
     RV_OFI_COUNT(o, flush_reads, 1);
 }
 
+/* A transmit-complete write to op->peer waits for the peer's next flush. */
+static void rv_ofi_flush_wait(rv_ofi_t *o, rv_ofi_rop_t *op)
+{
+    rv_ofi_fpeer_t *f = &o->fpeers[op->peer];
+    op->next = NULL;
+    if (f->pend) f->pend_tail->next = op;
+    else f->pend = op;
+    f->pend_tail = op;
+    f->npend++;
+    f->raddr = op->raddr;
+    if (!f->listed) {
+        f->listed = 1;
+        f->age = 0;
+        o->fdirty[o->fndirty++] = op->peer;
+    }
+}
+
+/* Posts the flush read to peer: every write whose transmit completion we have seen was
+ * posted before it, so the provider (FI_ORDER_RAW) runs the read after them at the target. */
+static int rv_ofi_flush_post(rv_ofi_t *o, uint32_t peer, rv_ofi_fpeer_t *f)
+{
+    void *desc = o->fpmr ? fi_mr_desc(o->fpmr) : NULL;
+    struct iovec iov = { &f->scratch, 1 };
+    struct fi_rma_iov riov = { f->raddr, 1, o->rseg[peer].key };
+    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
+                            .rma_iov = &riov, .rma_iov_count = 1, .context = &f->ctx };
+    ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);
+    if (rc == -FI_EAGAIN) return -1; /* the transmit queue is full: the next poll retries */
+    if (rc) rv_fatal("ofi: the flush read from rank %u failed: %s", peer, fi_strerror((int)-rc));
+    f->covered = f->pend;
+    f->pend = f->pend_tail = NULL;
+    f->npend = 0;
+    f->inflight = 1;
+    RV_OFI_COUNT(o, peer_flushes, 1);
+    return 0;
+}
+
+/* A peer is flushed when no flush to it is in flight and either the completion queue ran
+ * dry (no more transmit completions about to join), or enough writes wait (the contexts
+ * they hold would otherwise run out), or it waited several polls (a busy queue). */
+void rv_ofi_flush_issue(rv_ofi_t *o, int drained)
+{
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < o->fndirty; i++) {
+        uint32_t peer = o->fdirty[i];
+        rv_ofi_fpeer_t *f = &o->fpeers[peer];
+        if (!f->inflight && (drained || f->npend >= RV_OFI_NROP / 4 || f->age >= 8) &&
+            rv_ofi_flush_post(o, peer, f) == 0) {
+            f->listed = 0;
+            continue;
+        }
+        if (f->age < 255) f->age++;
+        o->fdirty[keep++] = peer;
+    }
+    o->fndirty = keep;
+}
+
+void rv_ofi_flush_complete(rv_ofi_t *o, rv_ofi_fpeer_t *f)
+{
+    rv_ofi_rop_t *op = f->covered;
+    f->covered = NULL;
+    f->inflight = 0;
+    uint64_t n = 0;
+    while (op) {
+        rv_ofi_rop_t *next = op->next;
+        rv_tp_cmpl_t *c = op->c;
+        rv_ofi_rop_put(o, op);
+        c->done(c, RV_TP_EV_REMOTE);
+        op = next;
+        n++;
+    }
+    RV_OFI_COUNT(o, flushed_puts, n);
+}
+
 void rv_ofi_rma_complete(rv_ofi_t *o, rv_ofi_rop_t *op)
 {
     rv_tp_cmpl_t *c = op->c;
     if (op->flush) {
         unsigned lc = op->events & RV_TP_EV_LOCAL;
         op->events &= ~RV_TP_EV_LOCAL;
-        op->flush = 0;
+        int peer_flush = op->flush == RV_OFI_FL_PEER;
+        op->flush = RV_OFI_FL_NONE;
         rv_ofi_rop_unborrow(o, op);
-        rv_ofi_flush(o, op);
+        if (peer_flush) rv_ofi_flush_wait(o, op);
+        else rv_ofi_flush(o, op);
         if (lc) c->done(c, lc);
         return;
     }

@@ -21,6 +21,10 @@ typedef struct rv_ofi_stats {
     uint64_t bounce_puts;  /* puts sent from a bounce buffer */
     uint64_t bounce_gets;  /* gets read into a bounce buffer */
     uint64_t flush_reads;  /* follow-up reads issued for remote completion */
+    uint64_t peer_flushes; /* per-peer flush reads issued (RIVET_OFI_PUT_COMPLETION=flush) */
+    uint64_t flushed_puts; /* writes whose remote completion came from a per-peer flush */
+    uint64_t put_flush;    /* puts complete by per-peer flushes: 0 no, 1 auto (not the waited-for
+                            * ones), 2 every put (RIVET_OFI_PUT_COMPLETION=flush) */
     uint64_t imm_recv;     /* immediate data received */
     /* flow control */
     uint64_t credit_stalls;  /* Request sends refused for lack of credits */
