@@ -133,7 +133,13 @@ int rv_run_hosts_file(rv_run_opts_t *o, const char *path)
                 break;
             }
             char entry[300];
-            snprintf(entry, sizeof entry, "%s:%u", t, (unsigned)slots);
+            int n = snprintf(entry, sizeof entry, "%s:%u", t, (unsigned)slots);
+            if (n < 0 || (size_t)n >= sizeof entry) {
+                fprintf(stderr, "rivetrun: %s line %u: host name '%.40s...' is too long\n", path,
+                        ln, t);
+                rc = -1;
+                break;
+            }
             if (rv_run_host_entry(o, entry, strlen(entry), path, ln)) { rc = -1; break; }
         } else if (rv_run_host_entry(o, t, strlen(t), path, ln)) {
             rc = -1;
