@@ -2,6 +2,7 @@
 /* am/am_np.c: negotiated-payload AM (Prepare/Commit, Commit_v2 and Cancel), by copying at Commit. */
 #include "am/am_int.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -22,6 +23,15 @@ struct rv_srcdesc {
 static _Thread_local struct rv_srcdesc rv_sd;
 static _Thread_local void  *rv_sd_buf; /* library-allocated payload buffer, grown on demand */
 static _Thread_local size_t rv_sd_cap;
+
+/* The buffer is freed when its thread exits (a key's destructor): threads come and go. */
+static pthread_key_t  rv_sd_key;
+static pthread_once_t rv_sd_once = PTHREAD_ONCE_INIT;
+static void rv_sd_key_init(void)
+{
+    if (pthread_key_create(&rv_sd_key, free))
+        rv_fatal("gex_AM_Prepare*: cannot create the thread key for payload buffers");
+}
 
 static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned kind, gex_Rank_t jr,
                                       struct rv_token *tok, const void *client_buf, size_t least,
@@ -44,8 +54,10 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
     void *addr = (void *)client_buf;
     if (!addr) {
         if (size > rv_sd_cap) {
+            pthread_once(&rv_sd_once, rv_sd_key_init);
             void *p = realloc(rv_sd_buf, size);
             if (!p) rv_fatal("%s: out of memory for a %zu-byte payload buffer", call, size);
+            if (pthread_setspecific(rv_sd_key, p)) rv_fatal("%s: pthread_setspecific failed", call);
             rv_sd_buf = p;
             rv_sd_cap = size;
         }
@@ -156,7 +168,10 @@ int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, voi
                         saved.kind == RV_AM_LONG ? dest_addr : NULL,
                         saved.flags | (flags & GEX_FLAG_IMMEDIATE), numargs, a);
     if (own) {
-        free(rv_sd_buf); /* one a nested Prepare allocated meanwhile */
+        if (rv_sd_buf) { /* one a nested Prepare allocated meanwhile */
+            free(rv_sd_buf);
+            pthread_setspecific(rv_sd_key, own); /* own is again what the thread frees */
+        }
         rv_sd_buf = own;
         rv_sd_cap = owncap;
     }
