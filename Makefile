@@ -50,7 +50,7 @@ tsan: deps
 clang:
 	@scripts/deps.sh --clang
 	$(call build_tree,build-clang,Release,-DCMAKE_C_COMPILER=clang)
-	ctest --test-dir build-clang $(CTEST_ARGS) -LE ofi
+	ctest --test-dir build-clang $(CTEST_ARGS) -LE 'ofi|fault'
 
 docs: build
 	scripts/gen_env_md.sh $(BUILD)/bin/rivetrun > docs/env.md.tmp
