@@ -205,41 +205,25 @@ typedef void *gasnet_threadinfo_t;
     gex_AM_RequestLong15(RV_G1_TM("gasnet_AMRequestLong"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14)
 #define gasnet_AMRequestLong16(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
     gex_AM_RequestLong16(RV_G1_TM("gasnet_AMRequestLong"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
-/* gasnet_AMRequestLongAsync0..16 */
-#define gasnet_AMRequestLongAsync0(dest,h,src,nb,da) \
-    gex_AM_RequestLong0(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0)
-#define gasnet_AMRequestLongAsync1(dest,h,src,nb,da,a0) \
-    gex_AM_RequestLong1(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0)
-#define gasnet_AMRequestLongAsync2(dest,h,src,nb,da,a0,a1) \
-    gex_AM_RequestLong2(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1)
-#define gasnet_AMRequestLongAsync3(dest,h,src,nb,da,a0,a1,a2) \
-    gex_AM_RequestLong3(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2)
-#define gasnet_AMRequestLongAsync4(dest,h,src,nb,da,a0,a1,a2,a3) \
-    gex_AM_RequestLong4(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3)
-#define gasnet_AMRequestLongAsync5(dest,h,src,nb,da,a0,a1,a2,a3,a4) \
-    gex_AM_RequestLong5(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4)
-#define gasnet_AMRequestLongAsync6(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5) \
-    gex_AM_RequestLong6(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5)
-#define gasnet_AMRequestLongAsync7(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6) \
-    gex_AM_RequestLong7(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6)
-#define gasnet_AMRequestLongAsync8(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7) \
-    gex_AM_RequestLong8(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7)
-#define gasnet_AMRequestLongAsync9(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    gex_AM_RequestLong9(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8)
-#define gasnet_AMRequestLongAsync10(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    gex_AM_RequestLong10(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9)
-#define gasnet_AMRequestLongAsync11(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    gex_AM_RequestLong11(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10)
-#define gasnet_AMRequestLongAsync12(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    gex_AM_RequestLong12(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11)
-#define gasnet_AMRequestLongAsync13(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    gex_AM_RequestLong13(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12)
-#define gasnet_AMRequestLongAsync14(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    gex_AM_RequestLong14(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13)
-#define gasnet_AMRequestLongAsync15(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    gex_AM_RequestLong15(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14)
-#define gasnet_AMRequestLongAsync16(dest,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    gex_AM_RequestLong16(RV_G1_TM("gasnet_AMRequestLongAsync"),dest,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
+/* gasnet_AMRequestLongAsync0..16: sent as Long (LongAsync only relaxes the caller's
+ * obligations on the source buffer; Long already copies it before returning) */
+#define gasnet_AMRequestLongAsync0 gasnet_AMRequestLong0
+#define gasnet_AMRequestLongAsync1 gasnet_AMRequestLong1
+#define gasnet_AMRequestLongAsync2 gasnet_AMRequestLong2
+#define gasnet_AMRequestLongAsync3 gasnet_AMRequestLong3
+#define gasnet_AMRequestLongAsync4 gasnet_AMRequestLong4
+#define gasnet_AMRequestLongAsync5 gasnet_AMRequestLong5
+#define gasnet_AMRequestLongAsync6 gasnet_AMRequestLong6
+#define gasnet_AMRequestLongAsync7 gasnet_AMRequestLong7
+#define gasnet_AMRequestLongAsync8 gasnet_AMRequestLong8
+#define gasnet_AMRequestLongAsync9 gasnet_AMRequestLong9
+#define gasnet_AMRequestLongAsync10 gasnet_AMRequestLong10
+#define gasnet_AMRequestLongAsync11 gasnet_AMRequestLong11
+#define gasnet_AMRequestLongAsync12 gasnet_AMRequestLong12
+#define gasnet_AMRequestLongAsync13 gasnet_AMRequestLong13
+#define gasnet_AMRequestLongAsync14 gasnet_AMRequestLong14
+#define gasnet_AMRequestLongAsync15 gasnet_AMRequestLong15
+#define gasnet_AMRequestLongAsync16 gasnet_AMRequestLong16
 /* gasnet_AMReplyShort0..16 */
 #define gasnet_AMReplyShort0(tok,h) \
     gex_AM_ReplyShort0(tok,h,0)

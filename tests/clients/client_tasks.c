@@ -10,6 +10,7 @@
  * AM Medium chunks; a segment region is fetched by gasnet_AMReplyLong2 chunks. Every result
  * is checked. */
 #include <gasnet.h>
+#include "rv_test.h"
 
 #include <inttypes.h>
 #include <stdint.h>
@@ -19,16 +20,8 @@
 
 static gasnet_node_t me, nranks;
 
-#define FAIL_IF(cond, ...)                                                                    \
-    do {                                                                                      \
-        if (cond) {                                                                           \
-            fprintf(stderr, "FAIL rank %u %s:%d: ", (unsigned)me, __FILE__, __LINE__);        \
-            fprintf(stderr, __VA_ARGS__);                                                     \
-            fprintf(stderr, "\n");                                                            \
-            fflush(stderr);                                                                   \
-            gasnet_exit(1);                                                                   \
-        }                                                                                     \
-    } while (0)
+/* the harness check, phrased as the condition that fails */
+#define FAIL_IF(cond, ...) RVT_CHECK(!(cond), __VA_ARGS__)
 
 enum { H_SPAWN = 201, H_SPAWN_ACK, H_DONE, H_PUT_CHUNK, H_PUT_ACK, H_GET_REQ, H_GET_REP, H_FETCH_REQ, H_FETCH_REP };
 
@@ -212,7 +205,7 @@ static void h_fetch_rep(gasnet_token_t t, void *buf, size_t nbytes, gasnet_handl
 int main(int argc, char **argv)
 {
     FAIL_IF(gasnet_init(&argc, &argv) != GASNET_OK, "gasnet_init");
-    me = gasnet_mynode();
+    me = rvt_me = gasnet_mynode();
     nranks = gasnet_nodes();
     gasnet_handlerentry_t table[] = {
         { H_SPAWN, (void (*)())h_spawn },       { H_SPAWN_ACK, (void (*)())h_spawn_ack },
