@@ -55,14 +55,19 @@ typedef struct rv_ofi_sbuf {
 } rv_ofi_sbuf_t;
 
 /* A posted receive region: with FI_MULTI_RECV many messages packed back to back,
- * else one message. It is posted again once the provider released it and every message
- * in it has been handled (or copied to the stash). */
+ * else one message. It is posted again once the provider released it, every message
+ * carved from it has completed (messages from different connections may complete after
+ * the release: README.md, Known problems) and every one has been handled (or copied to
+ * the stash). */
 typedef struct rv_ofi_region {
     rv_ofi_ctx_t      ctx;
     unsigned char    *buf;
     size_t            size;
     int               released; /* the provider filled it */
     unsigned          pending;  /* a handler is running on its message */
+    size_t            done;     /* bytes of completed messages since it was posted */
+    size_t            end;      /* end of the furthest completed message */
+    size_t            extent;   /* bytes carved from it, known at the release */
 } rv_ofi_region_t;
 
 /* A Request (message, or a put's immediate data) that arrived while only replies

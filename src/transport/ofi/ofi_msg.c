@@ -105,6 +105,7 @@ static void rv_ofi_post(rv_ofi_t *o, rv_ofi_region_t *r)
     struct fi_msg m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
                         .addr = FI_ADDR_UNSPEC, .context = &r->ctx };
     r->released = 0;
+    r->done = r->end = r->extent = 0;
     ssize_t rc;
     while ((rc = fi_recvmsg(o->ep, &m, o->multi ? FI_MULTI_RECV : 0)) == -FI_EAGAIN)
         fi_cq_read(o->cq, NULL, 0); /* the receive queue is momentarily full: progress */
@@ -114,7 +115,7 @@ static void rv_ofi_post(rv_ofi_t *o, rv_ofi_region_t *r)
 
 static inline void rv_ofi_region_check(rv_ofi_t *o, rv_ofi_region_t *r)
 {
-    if (r->released && r->pending == 0) {
+    if (r->released && r->pending == 0 && r->done >= r->extent) {
         rv_ofi_post(o, r);
         if (o->multi) RV_OFI_COUNT(o, multi_recv_reposts, 1);
     }
@@ -366,8 +367,18 @@ int rv_ofi_poll(void *priv, unsigned chan_mask)
         }
         if (cx->kind != RV_OFI_CTX_RECV) continue;
         rv_ofi_region_t *r = (rv_ofi_region_t *)cx;
-        if ((e.flags & FI_RECV) && e.len)
-            n += rv_ofi_handle(o, o->multi ? e.buf : r->buf, e.len, reqs_ok, r);
+        if ((e.flags & FI_RECV) && e.len) {
+            void *msg = o->multi ? e.buf : r->buf;
+            /* messages are packed back to back: once the completed ones add up to what
+             * the provider carved before its release, none is still arriving */
+            size_t end = (size_t)((unsigned char *)msg - r->buf) + e.len;
+            r->done += e.len;
+            if (end > r->end) r->end = end;
+            if (r->released) RV_OFI_COUNT(o, multi_recv_late, 1);
+            n += rv_ofi_handle(o, msg, e.len, reqs_ok, r);
+        }
+        /* the release comes with (rxm: on) the furthest slice, or after every slice */
+        if (e.flags & FI_MULTI_RECV) r->extent = r->end;
         if (!o->multi || (e.flags & FI_MULTI_RECV)) r->released = 1;
         rv_ofi_region_check(o, r);
     }

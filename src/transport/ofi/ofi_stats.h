@@ -34,6 +34,8 @@ typedef struct rv_ofi_stats {
     uint64_t implicit_replies; /* credit returns sent for Requests without a Reply */
     uint64_t stashed;      /* Requests deferred from a replies-only poll */
     uint64_t multi_recv_reposts; /* receive regions posted again */
+    uint64_t multi_recv_late; /* messages that completed after their region's release (the
+                               * region waited for them before it was posted again) */
     uint64_t credits_init; /* initial credits per peer (RIVET_OFI_CREDITS) */
     uint64_t reserve_now;  /* credits this rank can still lend */
     uint64_t multi_recv;   /* 1: FI_MULTI_RECV regions, 0: one message per buffer */
