@@ -14,7 +14,6 @@ extern "C" {
 /* ---- configuration and types ---------------------------------------------- */
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 #define GASNET_MAXNODES ((gasnet_node_t)0x7FFFFFFF)
-#define GASNET_CONFIG_STRING "RELEASE=" "2024.5.0" ",SPEC=1.8,CONDUIT=RIVET,THREADMODEL=PAR,SEGMENT=FAST"
 
 typedef struct {
     gasnet_handler_t index; /* 0: "don't care", assigned by gasnet_attach */
@@ -28,17 +27,6 @@ typedef struct {
 
 typedef struct rv_valget *gasnet_valget_handle_t;
 
-/* Conduit identification: the names as preprocessor tokens (GASNet clients print them with
- * _STRINGIFY) and as strings. */
-#define GASNET_CORE_NAME            RIVET
-#define GASNET_CORE_NAME_STR        "RIVET"
-#define GASNET_CORE_VERSION         0.1
-#define GASNET_CORE_VERSION_STR     "0.1"
-#define GASNET_EXTENDED_NAME        RIVET
-#define GASNET_EXTENDED_NAME_STR    "RIVET"
-#define GASNET_EXTENDED_VERSION     0.1
-#define GASNET_EXTENDED_VERSION_STR "0.1"
-
 /* gasnet_getNodeInfo: where every node runs. host: 0-based id shared by the nodes on one
  * compute node; supernode: 0-based id of its shared-memory neighbourhood; offset: what to
  * add to a supernode peer's segment address (as gasnet_getSegmentInfo reports it) to get
@@ -48,10 +36,6 @@ typedef struct {
     gasnet_node_t supernode;
     uintptr_t     offset;
 } gasnet_nodeinfo_t;
-
-#define GASNET_WAIT_SPIN      0
-#define GASNET_WAIT_BLOCK     1
-#define GASNET_WAIT_SPINBLOCK 2
 
 /* ---- the legacy binding (internal) ------------------------------------------
  * rv_legacy_tm is the primordial team once GASNet-1 calls are allowed: set by
@@ -72,10 +56,8 @@ extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t
                          uintptr_t minheapoffset);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
 extern int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
-extern char *gasnet_getenv(const char *name);
 extern void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p, gex_TM_t *tm_p,
                                    gex_Segment_t *segment_p);
-extern int gasnet_set_waitmode(int wait_mode);
 
 /* ---- AM queries and misc ------------------------------------------------------ */
 #define gasnet_AMMaxArgs() ((size_t)gex_AM_MaxArgs())
@@ -89,12 +71,6 @@ extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
 /* Rivet runs handlers only inside GASNet calls (no interrupts): nothing to hold. */
 #define gasnet_hold_interrupts()   ((void)0)
 #define gasnet_resume_interrupts() ((void)0)
-
-/* Thread-discovery hints: no-ops here. */
-typedef void *gasnet_threadinfo_t;
-#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
-#define GASNET_POST_THREADINFO(info) ((void)(info))
-#define GASNET_BEGIN_FUNCTION() ((void)0)
 
 /* ---- AM Request/Reply forms --------------------------------------------------
  * Every form sends through the primordial team with no flags; payload sources are
@@ -422,13 +398,20 @@ extern void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nb
 
 /* ---- explicit-handle synchronization ---------------------------------------- */
 static inline void gasnet_wait_syncnb(gasnet_handle_t handle) { gex_Event_Wait(handle); }
-static inline int gasnet_try_syncnb(gasnet_handle_t handle) { return gex_Event_Test(handle); }
+/* The try forms make progress first, as GASNet-1 requires of them (gex_*_Test do not). */
+extern void rv_legacy_try_poll(void);
+static inline int gasnet_try_syncnb(gasnet_handle_t handle)
+{
+    rv_legacy_try_poll();
+    return gex_Event_Test(handle);
+}
 static inline void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 {
     gex_Event_WaitAll(handles, numhandles, 0);
 }
 static inline int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 {
+    rv_legacy_try_poll();
     return gex_Event_TestAll(handles, numhandles, 0);
 }
 static inline void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
@@ -437,6 +420,7 @@ static inline void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numh
 }
 static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
 {
+    rv_legacy_try_poll();
     return gex_Event_TestSome(handles, numhandles, 0);
 }
 
@@ -444,14 +428,15 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
 #define gasnet_wait_syncnbi_gets() gex_NBI_Wait(GEX_EC_GET, 0)
 #define gasnet_wait_syncnbi_puts() gex_NBI_Wait(GEX_EC_PUT, 0)
 #define gasnet_wait_syncnbi_all()  gex_NBI_Wait(GEX_EC_ALL, 0)
-#define gasnet_try_syncnbi_gets()  gex_NBI_Test(GEX_EC_GET, 0)
-#define gasnet_try_syncnbi_puts()  gex_NBI_Test(GEX_EC_PUT, 0)
-#define gasnet_try_syncnbi_all()   gex_NBI_Test(GEX_EC_ALL, 0)
+#define gasnet_try_syncnbi_gets()  (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_GET, 0))
+#define gasnet_try_syncnbi_puts()  (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_PUT, 0))
+#define gasnet_try_syncnbi_all()   (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_ALL, 0))
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion()   gex_NBI_EndAccessRegion(0)
 
-/* The split-phase barrier (gasnet_barrier_notify/wait/try/result, GASNET_BARRIERFLAG_*)
- * is declared in gasnetex.h: every client may use it. */
+/* The barrier (gasnet_barrier_notify/wait/try/result, gasnet_barrier, GASNET_BARRIERFLAG_*),
+ * the configuration and conduit names, gasnet_getenv, gasnet_set_waitmode and the
+ * thread-discovery macros are declared in gasnetex.h: every client may use them. */
 
 #ifdef __cplusplus
 }

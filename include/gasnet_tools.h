@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <inttypes.h> /* PRIu64 and friends, which GASNet clients expect from this header */
+#ifndef PRIuSZ /* printf format of a size_t */
+#define PRIuSZ "zu"
+#endif
 #include <pthread.h>
 
 /* ---- versions --------------------------------------------------------------------- */
@@ -366,6 +369,8 @@ extern gasnett_tick_t rv_tools_ticks_now(void);
 extern double gasnett_tick_granularityus(void);
 extern double gasnett_tick_overheadus(void);
 extern uint64_t gasnett_gettimeofday_us(void);
+/* sleeps at least ns nanoseconds (resumes after signals) */
+extern void gasnett_nsleep(uint64_t ns);
 
 /* ---- mutexes, condition variables, reader/writer locks (pthread wrappers) -------------- */
 typedef pthread_mutex_t gasnett_mutex_t;
@@ -488,7 +493,9 @@ extern const char *gasnett_gethostname(void);
 extern int gasnett_cpu_count(void);
 extern uint64_t gasnett_getPhysMemSz(int failureIsFatal);
 #define gasnett_isLittleEndian() (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-extern void gasnett_set_affinity(int rank);
+/* binds the calling thread to CPU rank % gasnett_cpu_count(); 0 on success */
+extern int gasnett_set_affinity(int rank);
+#define GASNETT_SET_AFFINITY_SUPPORT 1
 extern void gasnett_sched_yield(void);
 extern void gasnett_flush_streams(void);
 extern void gasnett_close_streams(void);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h> /* GASNet clients rely on these arriving with gasnetex.h */
 #include <string.h>
+#include <limits.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -57,10 +58,54 @@ extern "C" {
  * GASNet-1 API is in gasnet.h. Implemented in src/legacy/legacy_barrier.c. */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH  2
+/* every caller of this phase passes it: an anonymous barrier (it includes ANONYMOUS) */
+#define GASNET_BARRIERFLAG_UNNAMED   (GASNET_BARRIERFLAG_ANONYMOUS | 0x10)
 extern void gasnet_barrier_notify(int id, int flags);
 extern int  gasnet_barrier_wait(int id, int flags);
 extern int  gasnet_barrier_try(int id, int flags);
+extern int  gasnet_barrier(int id, int flags); /* notify, then wait */
 extern int  gasnet_barrier_result(int *id);
+
+/* Job-wide names every GASNet client may use, with gasnetex.h alone (GASNet-1 declared them
+ * in gasnet.h; GASNet-EX programs and GASNet's test harness expect them here). */
+#define GASNET_CONFIG_STRING "RELEASE=" "2024.5.0" ",SPEC=1.8,CONDUIT=RIVET,THREADMODEL=PAR,SEGMENT=FAST"
+/* Conduit identification: the names as preprocessor tokens (GASNet clients print them with
+ * _STRINGIFY) and as strings. */
+#define GASNET_CORE_NAME            RIVET
+#define GASNET_CORE_NAME_STR        "RIVET"
+#define GASNET_CORE_VERSION         0.1
+#define GASNET_CORE_VERSION_STR     "0.1"
+#define GASNET_EXTENDED_NAME        RIVET
+#define GASNET_EXTENDED_NAME_STR    "RIVET"
+#define GASNET_EXTENDED_VERSION     0.1
+#define GASNET_EXTENDED_VERSION_STR "0.1"
+extern char *gasnet_getenv(const char *name);
+#define GASNET_WAIT_SPIN      0
+#define GASNET_WAIT_BLOCK     1
+#define GASNET_WAIT_SPINBLOCK 2
+extern int gasnet_set_waitmode(int wait_mode);
+/* Thread-discovery hints: no-ops here. */
+typedef void *gasnet_threadinfo_t;
+#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
+#define GASNET_POST_THREADINFO(info) ((void)(info))
+#define GASNET_BEGIN_FUNCTION() ((void)0)
+#ifndef PRIuSZ /* printf format of a size_t */
+#define PRIuSZ "zu"
+#endif
+/* Type sizes under the names GASNet's configuration gives them (clients test them in #if). */
+#ifndef SIZEOF_INT
+#define SIZEOF_CHAR        1
+#define SIZEOF_SHORT       __SIZEOF_SHORT__
+#define SIZEOF_INT         __SIZEOF_INT__
+#define SIZEOF_LONG        __SIZEOF_LONG__
+#define SIZEOF_LONG_LONG   __SIZEOF_LONG_LONG__
+#define SIZEOF_VOID_P      __SIZEOF_POINTER__
+#define SIZEOF_SIZE_T      __SIZEOF_SIZE_T__
+#define SIZEOF_PTRDIFF_T   __SIZEOF_PTRDIFF_T__
+#define SIZEOF_FLOAT       __SIZEOF_FLOAT__
+#define SIZEOF_DOUBLE      __SIZEOF_DOUBLE__
+#define SIZEOF_LONG_DOUBLE __SIZEOF_LONG_DOUBLE__
+#endif
 
 extern const char *gasnet_ErrorName(int errval);
 extern const char *gasnet_ErrorDesc(int errval);

@@ -41,17 +41,17 @@ uint64_t gasnett_getPhysMemSz(int failureIsFatal)
     return 0;
 }
 
-void gasnett_set_affinity(int rank)
+int gasnett_set_affinity(int rank)
 {
     int n = gasnett_cpu_count();
-    if (n <= 0) return;
+    if (n <= 0) return -1;
     int cpu = rank % n;
     if (cpu < 0) cpu += n;
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
-    /* best effort, as documented: a cpuset that excludes the CPU leaves the thread alone */
-    (void)sched_setaffinity(0, sizeof set, &set);
+    /* a cpuset that excludes the CPU leaves the thread alone and reports it */
+    return sched_setaffinity(0, sizeof set, &set) ? -1 : 0;
 }
 
 void gasnett_sched_yield(void) { sched_yield(); }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tools/tools_time.c: the GASNet-Tools timers: ticks (CLOCK_MONOTONIC nanoseconds), their
- * measured granularity and overhead, and wall-clock microseconds. */
+ * measured granularity and overhead, wall-clock microseconds, and gasnett_nsleep. */
 #include "tools/tools_int.h"
 
 #include <pthread.h>
@@ -52,4 +52,10 @@ double gasnett_tick_overheadus(void)
 {
     pthread_once(&rv_tools_timer_once, rv_tools_timer_measure);
     return rv_tools_overhead_us;
+}
+
+void gasnett_nsleep(uint64_t ns)
+{
+    struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+    while (nanosleep(&t, &t) != 0) {} /* EINTR: sleep the rest */
 }

@@ -403,6 +403,29 @@ static void reference_functions(void)
     SIG(gex_Rank_t, gasnet_mynode, (void));
     SIG(gex_Rank_t, gasnet_nodes, (void));
     { void (*p)(int) = &gasnet_exit; fns[nfns++] = (any_fn)p; }
+    /* ... and the GASNet-1 names EX programs and GASNet's test harness take from it */
+    SIG(void, gasnet_barrier_notify, (int, int));
+    SIG(int, gasnet_barrier_wait, (int, int));
+    SIG(int, gasnet_barrier_try, (int, int));
+    SIG(int, gasnet_barrier, (int, int));
+    SIG(int, gasnet_barrier_result, (int *));
+    SIG(char *, gasnet_getenv, (const char *));
+    SIG(int, gasnet_set_waitmode, (int));
+    {
+        GASNET_BEGIN_FUNCTION();
+        gasnet_threadinfo_t ti = GASNET_GET_THREADINFO();
+        (void)ti;
+        char line[256];
+        snprintf(line, sizeof line, "%" PRIuSZ " %s %s", (size_t)SIZEOF_INT, GASNET_CORE_NAME_STR,
+                 GASNET_CONFIG_STRING);
+        RVT_CHECK(SIZEOF_INT == sizeof(int) && SIZEOF_VOID_P == sizeof(void *) &&
+                  SIZEOF_LONG == sizeof(long) && SIZEOF_SIZE_T == sizeof(size_t) &&
+                  INT_MAX > 0 && line[0] == '4',
+                  "configuration names: %s", line);
+        RVT_CHECK(GASNET_WAIT_SPIN != GASNET_WAIT_BLOCK && GASNET_WAIT_BLOCK != GASNET_WAIT_SPINBLOCK &&
+                  (GASNET_BARRIERFLAG_UNNAMED & GASNET_BARRIERFLAG_ANONYMOUS),
+                  "GASNET_WAIT_* / GASNET_BARRIERFLAG_UNNAMED");
+    }
     {   /* gasnet_hsl_* may be macros or functions: usable as calls on gasnet_hsl_t */
         gasnet_hsl_t l;
         gasnet_hsl_init(&l);

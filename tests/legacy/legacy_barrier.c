@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/legacy/legacy_barrier.c: the GASNet-1 split-phase barrier: named and anonymous
- * phases, gasnet_barrier_try, gasnet_barrier_result, and every mismatch the spec names
- * (ids differing across nodes, the MISMATCH flag, wait/notify disagreeing on one node),
- * each returning GASNET_ERR_BARRIER_MISMATCH instead of hanging; later phases still work. */
+ * phases, gasnet_barrier_try (looped without polling: it makes progress itself),
+ * gasnet_barrier, GASNET_BARRIERFLAG_UNNAMED, gasnet_barrier_result, wait flags that differ
+ * from the notify's (allowed since GASNet 1.20), and every mismatch (ids differing across
+ * nodes, the MISMATCH flag, a named wait that is not the agreed value), each returning
+ * GASNET_ERR_BARRIER_MISMATCH instead of hanging; later phases still work. */
 #include <gasnet.h>
 #include "rv_test.h"
 
@@ -16,7 +18,7 @@ static int phase(int nid, int nflags, int wid, int wflags, int use_try)
     gasnet_barrier_notify(nid, nflags);
     if (!use_try) return gasnet_barrier_wait(wid, wflags);
     int rc;
-    while ((rc = gasnet_barrier_try(wid, wflags)) == GASNET_ERR_NOT_READY) gasnet_AMPoll();
+    while ((rc = gasnet_barrier_try(wid, wflags)) == GASNET_ERR_NOT_READY) {}
     return rc;
 }
 
@@ -58,12 +60,38 @@ int main(int argc, char **argv)
         /* wait with another id than this node's notify: a mismatch here only */
         EXPECT_RC(phase(8, 0, me == 0 ? 9 : 8, 0, use_try),
                   me == 0 ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK);
-        /* wait with other flags than the notify */
-        EXPECT_RC(phase(8, 0, 8, me == 0 ? ANON : 0, use_try),
+        /* wait flags may differ from the notify's: a named notify with an anonymous wait */
+        EXPECT_RC(phase(8, 0, 8, me == 0 ? ANON : 0, use_try), GASNET_OK);
+        RVT_CHECK(gasnet_barrier_result(&id) == 0 && id == 8, "result after 8/anon wait: %d", id);
+        /* an anonymous notify with a named wait: fine in an anonymous phase */
+        EXPECT_RC(phase(5, ANON, 6, 0, use_try), GASNET_OK);
+        RVT_CHECK(gasnet_barrier_result(&id) == ANON, "anonymous phase with named waits");
+        /* ... and in a named phase if it names the agreed value, else a mismatch there only */
+        if (n > 1) {
+            if (me == 0) {
+                EXPECT_RC(phase(12345, ANON, 77, 0, use_try), GASNET_OK);
+                EXPECT_RC(phase(12345, ANON, 12345, 0, use_try), GASNET_ERR_BARRIER_MISMATCH);
+            } else {
+                EXPECT_RC(phase(77, 0, 77, 0, use_try), GASNET_OK);
+                (void)phase(77, 0, 77, 0, use_try); /* the spec allows either outcome here */
+            }
+        }
+        /* a MISMATCH flag on the wait alone is this node's mismatch */
+        EXPECT_RC(phase(9, 0, 9, me == 0 ? MISM : 0, use_try),
                   me == 0 ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK);
         /* after all that, an ordinary phase still matches */
         EXPECT_RC(phase(-1, 0, -1, 0, use_try), GASNET_OK);
     }
+
+    /* gasnet_barrier: named, mixed with anonymous and UNNAMED, and a forced mismatch */
+    EXPECT_RC(gasnet_barrier(31, 0), GASNET_OK);
+    EXPECT_RC(gasnet_barrier(31, me == 0 ? 0 : ANON), GASNET_OK);
+    RVT_CHECK(gasnet_barrier_result(&id) == 0 && id == 31, "gasnet_barrier result id %d", id);
+    EXPECT_RC(gasnet_barrier(0, GASNET_BARRIERFLAG_UNNAMED), GASNET_OK);
+    RVT_CHECK(gasnet_barrier_result(&id) == ANON, "UNNAMED phase is anonymous");
+    RVT_CHECK((GASNET_BARRIERFLAG_UNNAMED & ANON) && !(GASNET_BARRIERFLAG_UNNAMED & MISM),
+              "GASNET_BARRIERFLAG_UNNAMED must include ANONYMOUS only");
+    EXPECT_RC(gasnet_barrier(2, me == n - 1 ? MISM : 0), GASNET_ERR_BARRIER_MISMATCH);
 
     /* split phase: communication between notify and wait */
     gasnet_seginfo_t *si = calloc(n, sizeof *si);

@@ -290,13 +290,24 @@ static void test_system(void)
 
     cpu_set_t orig;
     if (sched_getaffinity(0, sizeof orig, &orig) == 0 && CPU_ISSET(0, &orig)) {
-        gasnett_set_affinity(gasnett_cpu_count());  /* rank is taken modulo the CPU count */
+        CHECK(GASNETT_SET_AFFINITY_SUPPORT &&
+              gasnett_set_affinity(gasnett_cpu_count()) == 0, /* rank modulo the CPU count */
+              "set_affinity failed");
         cpu_set_t now;
         CHECK(sched_getaffinity(0, sizeof now, &now) == 0 && CPU_COUNT(&now) == 1 && CPU_ISSET(0, &now),
               "set_affinity did not pin to CPU 0");
         sched_setaffinity(0, sizeof orig, &orig);
     }
     gasnett_sched_yield();
+    {
+        gasnett_tick_t t0 = gasnett_ticks_now();
+        gasnett_nsleep(2000000);
+        uint64_t slept = gasnett_ticks_to_ns(gasnett_ticks_now() - t0);
+        CHECK(slept >= 2000000, "gasnett_nsleep(2 ms) returned after %" PRIu64 " ns", slept);
+        char fmt[32];
+        snprintf(fmt, sizeof fmt, "%" PRIuSZ, (size_t)12345);
+        CHECK(!strcmp(fmt, "12345"), "PRIuSZ printed '%s'", fmt);
+    }
     gasnett_flush_streams();
 
     unsigned char blk[100];
