@@ -1,10 +1,68 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/exit.c: gasnet_exit (ends the whole job) and the normal-exit hook. */
+/* core/exit.c: gasnet_exit (ends the whole job), the normal-exit hook, and the exit signals:
+ * SIGQUIT tells a rank that the job is ending (rivetrun sends it when another rank exits or
+ * fails, or when rivetrun itself is signalled); SIGINT, SIGTERM and SIGHUP that reach a rank
+ * directly become a SIGQUIT. So a client's SIGQUIT handler sees every way the job can end
+ * and may call gasnet_exit (GASNet-1 spec, gasnet_exit). Without a client handler the rank
+ * ends as the original signal (SIGTERM for rivetrun's SIGQUIT) would have ended it. Crash
+ * signals keep their default action (a crash is reported as one), unless the client or a
+ * tool (a sanitizer, a debugger) catches them. */
 #include "core/core.h"
 #include "boot/boot.h"
 
+#include <dlfcn.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t rv_exit_sig; /* the terminating signal that became a SIGQUIT */
+
+/* SIGQUIT with no client handler: end by the original signal's default action. */
+static void rv_exit_sigquit(int sig)
+{
+    (void)sig;
+    int orig = rv_exit_sig ? (int)rv_exit_sig : SIGTERM;
+    signal(orig, SIG_DFL);
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, orig);
+    sigprocmask(SIG_UNBLOCK, &s, NULL); /* we may be inside orig's own handler */
+    raise(orig);
+    _exit(128 + orig);
+}
+
+static void rv_exit_sigterm(int sig)
+{
+    rv_exit_sig = sig;
+    raise(SIGQUIT);
+}
+
+/* Whether the current handler of sig was installed by a network library we link, not by the
+ * client: libinfinipath (loaded with libfabric's psm provider) catches SIGINT, SIGTERM and
+ * every crash signal at load time and calls exit(1), which would hide how a rank ended. */
+static int rv_exit_foreign(const struct sigaction *old)
+{
+    if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) return 0;
+    Dl_info di;
+    void *fn = (old->sa_flags & SA_SIGINFO) ? (void *)old->sa_sigaction : (void *)old->sa_handler;
+    return dladdr(fn, &di) && di.dli_fname && strstr(di.dli_fname, "libinfinipath");
+}
+
+/* Installs fn (SIG_DFL: restores the default) where the signal has its default action or a
+ * foreign handler: a client's own handler (or SIG_IGN, as under nohup) stays. */
+static void rv_exit_catch(int sig, void (*fn)(int))
+{
+    struct sigaction sa, old;
+    if (sigaction(sig, NULL, &old)) return;
+    if (old.sa_handler != SIG_DFL && !rv_exit_foreign(&old)) return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = fn == SIG_DFL ? 0 : SA_RESTART;
+    sigaction(sig, &sa, NULL);
+}
 
 static void rv_atexit(void)
 {
@@ -14,6 +72,12 @@ static void rv_atexit(void)
 void rv_exit_install(void)
 {
     atexit(rv_atexit);
+    rv_exit_catch(SIGQUIT, rv_exit_sigquit);
+    rv_exit_catch(SIGINT, rv_exit_sigterm);
+    rv_exit_catch(SIGTERM, rv_exit_sigterm);
+    rv_exit_catch(SIGHUP, rv_exit_sigterm);
+    static const int crash[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+    for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++) rv_exit_catch(crash[i], SIG_DFL);
 }
 
 void gasnet_exit(int exitcode)

@@ -6,6 +6,7 @@
  * that only the job's end can interrupt. */
 #include "rv_test.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 enum { H_SHORT2 = 140, H_MEDIUM0, H_LONG0, H_REPLY_ONLY, H_TWO_REPLIES, H_REPLY_FROM_REPLY,
@@ -46,6 +47,16 @@ static void h_big_reply(gex_Token_t t)
 }
 static void h_keep_token(gex_Token_t t) { kept = t; kept_set = 1; }
 static void h_exit(gex_Token_t t, gex_AM_Arg_t code) { (void)t; gasnet_exit(code); }
+
+/* The client's SIGQUIT handler (cases quit_*): says so, then ends the job with code 4. */
+static char quit_msg[64];
+static void on_sigquit(int sig)
+{
+    (void)sig;
+    ssize_t w = write(1, quit_msg, strlen(quit_msg));
+    (void)w;
+    gasnet_exit(4);
+}
 
 static void usage(void)
 {
@@ -98,6 +109,26 @@ int main(int argc, char **argv)
     if (!strcmp(c, "return0")) {
         /* Every rank returns from main without a final barrier, after some traffic. */
         for (int i = 0; i < 100; i++) RVT_OK(gex_AM_RequestShort(rvt_tm, peer, H_NOOP_REPLY, 0));
+        return 0;
+    }
+    if (!strcmp(c, "crash")) {
+        /* A crash is reported as one (no library catches SIGSEGV and exits 1 instead). */
+        rvt_barrier();
+        if (rvt_me == 0) raise(SIGSEGV);
+        GASNET_BLOCKUNTIL(never);
+        return 0;
+    }
+    if (!strncmp(c, "quit_", 5)) {
+        /* The last rank gets a SIGINT: the library turns it into a SIGQUIT, which the
+         * client's handler (quit_handler) catches and ends the job with 4; the others get
+         * the job's end as a SIGQUIT too. quit_default: no handler, the rank dies of the
+         * SIGINT as it would without Rivet (job status 130). */
+        snprintf(quit_msg, sizeof quit_msg, "core_err: rank %u: SIGQUIT handler\n",
+                 (unsigned)rvt_me);
+        if (!strcmp(c, "quit_handler")) signal(SIGQUIT, on_sigquit);
+        rvt_barrier();
+        if (rvt_me == rvt_n - 1) kill(getpid(), SIGINT);
+        GASNET_BLOCKUNTIL(never);
         return 0;
     }
     if (!strcmp(c, "exit3") || !strcmp(c, "exit_handler")) {
