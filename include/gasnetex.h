@@ -84,9 +84,11 @@ extern char *gasnet_getenv(const char *name);
 #define GASNET_WAIT_BLOCK     1
 #define GASNET_WAIT_SPINBLOCK 2
 extern int gasnet_set_waitmode(int wait_mode);
-/* Thread-discovery hints: no-ops here. */
+/* Thread discovery costs nothing here: the hints are no-ops, and a thread's info is a
+ * distinct, stable pointer per thread. */
 typedef void *gasnet_threadinfo_t;
-#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)0)
+extern gasnet_threadinfo_t rv_threadinfo_get(void);
+#define GASNET_GET_THREADINFO() rv_threadinfo_get()
 #define GASNET_POST_THREADINFO(info) ((void)(info))
 #define GASNET_BEGIN_FUNCTION() ((void)0)
 #ifndef PRIuSZ /* printf format of a size_t */

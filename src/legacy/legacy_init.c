@@ -162,6 +162,13 @@ char *gasnet_getenv(const char *name)
     return getenv(name); /* rivetrun starts every rank with the launching environment */
 }
 
+/* GASNET_GET_THREADINFO: one byte per thread, whose address names the thread. */
+gasnet_threadinfo_t rv_threadinfo_get(void)
+{
+    static _Thread_local char rv_threadinfo;
+    return &rv_threadinfo;
+}
+
 int gasnet_set_waitmode(int wait_mode)
 {
     if (wait_mode != GASNET_WAIT_SPIN && wait_mode != GASNET_WAIT_BLOCK &&

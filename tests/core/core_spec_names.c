@@ -16,6 +16,12 @@
 
 #include <stddef.h>
 
+static void *threadinfo_of_thread(void *out)
+{
+    *(gasnet_threadinfo_t *)out = GASNET_GET_THREADINFO();
+    return NULL;
+}
+
 /* ---- preprocess-time constants ------------------------------------------------------------ */
 #if !defined(GASNET_RELEASE_VERSION_MAJOR) || !defined(GASNET_RELEASE_VERSION_MINOR) || \
     !defined(GASNET_RELEASE_VERSION_PATCH) || GASNET_RELEASE_VERSION_MAJOR < 2020
@@ -413,8 +419,14 @@ static void reference_functions(void)
     SIG(int, gasnet_set_waitmode, (int));
     {
         GASNET_BEGIN_FUNCTION();
-        gasnet_threadinfo_t ti = GASNET_GET_THREADINFO();
-        (void)ti;
+        gasnet_threadinfo_t ti = GASNET_GET_THREADINFO(), other = NULL;
+        GASNET_POST_THREADINFO(ti);
+        pthread_t th;
+        RVT_CHECK(pthread_create(&th, NULL, threadinfo_of_thread, &other) == 0 &&
+                  pthread_join(th, NULL) == 0, "pthread_create failed");
+        RVT_CHECK(ti && ti == GASNET_GET_THREADINFO() && other && other != ti,
+                  "GASNET_GET_THREADINFO: %p, again %p, another thread %p", ti,
+                  GASNET_GET_THREADINFO(), other);
         char line[256];
         snprintf(line, sizeof line, "%" PRIuSZ " %s %s", (size_t)SIZEOF_INT, GASNET_CORE_NAME_STR,
                  GASNET_CONFIG_STRING);
