@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* core/exit.c: gasnet_exit (ends the whole job), the normal-exit hook, and the exit signals:
- * SIGQUIT tells a rank that the job is ending (rivetrun sends it when another rank exits or
- * fails, or when rivetrun itself is signalled); SIGINT, SIGTERM and SIGHUP that reach a rank
- * directly become a SIGQUIT. So a client's SIGQUIT handler sees every way the job can end
- * and may call gasnet_exit (GASNet-1 spec, gasnet_exit). Without a client handler the rank
- * ends as the original signal (SIGTERM for rivetrun's SIGQUIT) would have ended it. Crash
- * signals keep their default action (a crash is reported as one), unless the client or a
- * tool (a sanitizer, a debugger) catches them. */
+ * SIGQUIT tells a rank that the job is ending (GASNet-1 spec, gasnet_exit). rivetrun ends the
+ * other ranks with SIGTERM; that, and a SIGINT or SIGHUP reaching a rank, is turned into a
+ * SIGQUIT here, so a client's SIGQUIT handler sees every way the job can end and may call
+ * gasnet_exit. Without a client handler the rank ends as the original signal would have
+ * ended it (a SIGQUIT sent directly: as SIGTERM would, without a core file). Crash signals
+ * keep their default action (a crash is reported as one), unless the client or a tool (a
+ * sanitizer, a debugger) catches them. */
 #include "core/core.h"
 #include "boot/boot.h"
 
