@@ -184,6 +184,7 @@ int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local,
         rv_ofi_rop_unborrow(o, op);
         rv_ofi_rop_put(o, op);
         if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: fi_writemsg of %zu bytes to rank %u failed: %s", nbytes, peer,
                  fi_strerror((int)-rc));
     }
@@ -232,6 +233,7 @@ int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_
         rv_ofi_rop_unborrow(o, op);
         rv_ofi_rop_put(o, op);
         if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: fi_readmsg of %zu bytes from rank %u failed: %s", nbytes, peer,
                  fi_strerror((int)-rc));
     }
