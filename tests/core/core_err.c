@@ -141,10 +141,7 @@ int main(int argc, char **argv)
         void *seg0 = NULL;
         RVT_OK(gex_Segment_QueryBound(rvt_tm, 0, &seg0, NULL, NULL));
         rvt_barrier();
-        if (rvt_me == 0) {
-            usleep(100 * 1000);
-            gasnet_exit(3);
-        }
+        if (rvt_me == 0) gasnet_exit(3);
         for (;;) {
             gex_RMA_GetBlocking(rvt_tm, buf, 0, seg0, 8 * GASNET_PAGESIZE, 0);
             gex_RMA_PutBlocking(rvt_tm, 0, (char *)seg0 + 8 * GASNET_PAGESIZE, buf,
