@@ -39,7 +39,10 @@ int rv_ofi_inject(rv_ofi_t *o, uint32_t peer, const void *msg, size_t len)
 {
     ssize_t rc = fi_inject(o->ep, msg, len, o->addr[peer]);
     if (__builtin_expect(rc == 0, 1)) return 0;
-    if (rc != -FI_EAGAIN) rv_fatal("ofi: fi_inject to rank %u failed: %s", peer, fi_strerror((int)-rc));
+    if (rc != -FI_EAGAIN) {
+        rv_ofi_peer_failed((int)-rc);
+        rv_fatal("ofi: fi_inject to rank %u failed: %s", peer, fi_strerror((int)-rc));
+    }
     return RV_TP_AGAIN;
 }
 
