@@ -67,6 +67,8 @@ GASNETT_BEGIN_EXTERNC
 #define if_pt(cond) if (GASNETT_PREDICT_TRUE(cond))
 #define if_pf(cond) if (GASNETT_PREDICT_FALSE(cond))
 #define gasnett_constant_p(expr) __builtin_constant_p(expr)
+/* tells the compiler this point is never reached (undefined behaviour if it is) */
+#define gasnett_unreachable() __builtin_unreachable()
 #define GASNETT_CURRENT_FUNCTION __func__
 
 #ifdef __cplusplus

@@ -338,6 +338,10 @@ extern gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void
                                               void **localaddr_p, uintptr_t *size_p,
                                               gex_Flags_t flags);
 extern int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size);
+/* Optional client hook (a GASNet-EX extension Chapel sets): when non-NULL, gex_Segment_Attach
+ * (and so gasnet_attach) calls it on each rank with the new local segment's address and size,
+ * before the attach's closing barrier. */
+extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 /* Multi-EP / memory-kinds segment calls (docs/spec-coverage.md): host-memory segments
  * only (kind GEX_MK_HOST); gex_Segment_Attach stays the only way to bind the primordial
  * endpoint's segment. */

@@ -93,5 +93,11 @@ int rv_poll_replies(void);
 
 /* ---- exit (core/exit.c) -------------------------------------------------- */
 void rv_exit_install(void);
+/* For a transport that finds a peer gone (the peer exited or died): the launcher ends the
+ * remaining ranks soon after, as SIGTERM that becomes this rank's SIGQUIT (the client's
+ * handler runs, as GASNet promises). Waits up to 2 s for that, so the job's end is not
+ * reported as this rank's failure; returns if nothing came (the caller then reports the
+ * error). Error paths only. */
+void rv_exit_await_end(void);
 
 #endif /* RV_CORE_H */

@@ -6,7 +6,8 @@
  * gasnet_exit. Without a client handler the rank ends as the original signal would have
  * ended it (a SIGQUIT sent directly: as SIGTERM would, without a core file). Crash signals
  * keep their default action (a crash is reported as one), unless the client or a tool (a
- * sanitizer, a debugger) catches them. */
+ * sanitizer, a debugger) catches them. A rank whose transport finds a peer gone first waits
+ * for that end (rv_exit_await_end) before calling it a failure of its own. */
 #include "core/core.h"
 #include "boot/boot.h"
 
@@ -15,7 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* How long a rank that finds a peer gone waits for the job's end to reach it: more than
+ * rivetrun's exit window (500 ms) before it ends the other ranks. */
+#define RV_EXIT_AWAIT_MS 2000
 
 static volatile sig_atomic_t rv_exit_sig; /* the terminating signal that became a SIGQUIT */
 
@@ -78,6 +84,13 @@ void rv_exit_install(void)
     rv_exit_catch(SIGHUP, rv_exit_sigterm);
     static const int crash[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
     for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++) rv_exit_catch(crash[i], SIG_DFL);
+}
+
+void rv_exit_await_end(void)
+{
+    if (rv_job.size < 2) return;
+    const struct timespec step = {0, 10 * 1000 * 1000};
+    for (int ms = 0; ms < RV_EXIT_AWAIT_MS; ms += 10) nanosleep(&step, NULL);
 }
 
 void gasnet_exit(int exitcode)

@@ -72,6 +72,8 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void)
     return rv_max_global;
 }
 
+void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
+
 int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
 {
     RV_CHECK_INIT("gex_Segment_Attach");
@@ -99,6 +101,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
     tm->ep->seg = seg;
     rv_segmap = map;
     rv_verbose(1, "segment of %" PRIuPTR " bytes at %p", size, seg->addr);
+    if (gasnet_client_attach_hook) gasnet_client_attach_hook(seg->addr, size);
     if (rv_boot_barrier()) rv_fatal("gex_Segment_Attach: bootstrap barrier failed");
     *segment_p = seg;
     return GASNET_OK;

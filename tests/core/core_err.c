@@ -131,6 +131,23 @@ int main(int argc, char **argv)
         GASNET_BLOCKUNTIL(never);
         return 0;
     }
+    if (!strcmp(c, "exit_busy")) {
+        /* Rank 0 ends the job with code 3 while every other rank is in the middle of RMA
+         * with it: their next operations find rank 0 gone, and each must still end by
+         * its SIGQUIT handler (the job's end reaching it), not by a transport error. */
+        snprintf(quit_msg, sizeof quit_msg, "core_err: rank %u: SIGQUIT handler\n",
+                 (unsigned)rvt_me);
+        signal(SIGQUIT, on_sigquit);
+        void *seg0 = NULL;
+        RVT_OK(gex_Segment_QueryBound(rvt_tm, 0, &seg0, NULL, NULL));
+        rvt_barrier();
+        if (rvt_me == 0) gasnet_exit(3);
+        for (;;) {
+            gex_RMA_GetBlocking(rvt_tm, buf, 0, seg0, 8 * GASNET_PAGESIZE, 0);
+            gex_RMA_PutBlocking(rvt_tm, 0, (char *)seg0 + 8 * GASNET_PAGESIZE, buf,
+                                8 * GASNET_PAGESIZE, 0);
+        }
+    }
     if (!strcmp(c, "exit3") || !strcmp(c, "exit_handler")) {
         /* The last rank ends the job with code 3 (itself, or through a handler on
          * rank 0); everybody else waits forever. */

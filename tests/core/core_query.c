@@ -2,7 +2,8 @@
 /* tests/core/core_query.c: the core queries. Client, endpoint and team queries and their
  * client data; job rank and size; neighbourhood and host information and positions,
  * cross-checked between all ranks; segment size limits; segment queries before and
- * after attach; gex_Segment_QueryBound and gex_EP_QueryBoundSegmentNB for every rank
+ * after attach; the client's attach hook; gex_Segment_QueryBound and
+ * gex_EP_QueryBoundSegmentNB for every rank
  * (each attaches a different size), with cross-mapped segments read through their
  * local addresses; error names and descriptions; constants the spec fixes. */
 #include "rv_test.h"
@@ -45,6 +46,18 @@ static int in_list(gex_RankInfo_t *list, gex_Rank_t n, gex_Rank_t r)
 static uintptr_t my_segsize(gex_Rank_t r) { return (uintptr_t)(4 + 3 * (r % 4)) * GASNET_PAGESIZE; }
 
 static uint8_t fill_byte(gex_Rank_t r, size_t i) { return (uint8_t)(r * 31 + i * 7 + (i >> 8)); }
+
+/* gasnet_client_attach_hook: what it was called with, and a mark it leaves in the segment. */
+static unsigned hook_calls;
+static void *hook_base;
+static uintptr_t hook_size;
+static void attach_hook(void *segbase, uintptr_t segsize)
+{
+    hook_calls++;
+    hook_base = segbase;
+    hook_size = segsize;
+    ((volatile char *)segbase)[segsize - 1] = 'H';
+}
 
 int main(int argc, char **argv)
 {
@@ -174,7 +187,9 @@ int main(int argc, char **argv)
               "QueryBound succeeded before attach");
     RVT_CHECK(o == &c4 && l == &c4 && s == 12345, "QueryBound wrote outputs on failure");
 
-    /* Attach: every rank a different size. */
+    /* Attach: every rank a different size; the client hook sees this rank's new segment. */
+    RVT_CHECK(gasnet_client_attach_hook == NULL, "gasnet_client_attach_hook is not NULL at start");
+    gasnet_client_attach_hook = attach_hook;
     RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, my_segsize(rvt_me)));
     RVT_CHECK(rvt_seg != GEX_SEGMENT_INVALID && gex_EP_QuerySegment(rvt_ep) == rvt_seg,
               "gex_EP_QuerySegment after attach");
@@ -182,6 +197,10 @@ int main(int argc, char **argv)
     RVT_CHECK(base != NULL && gex_Segment_QuerySize(rvt_seg) == my_segsize(rvt_me),
               "segment %p of %" PRIuPTR " bytes", (void *)base, gex_Segment_QuerySize(rvt_seg));
     RVT_CHECK((uintptr_t)base % GASNET_PAGESIZE == 0, "segment %p not page aligned", (void *)base);
+    RVT_CHECK(hook_calls == 1 && hook_base == base && hook_size == my_segsize(rvt_me),
+              "attach hook: %u calls, last with %p and %" PRIuPTR " bytes", hook_calls, hook_base,
+              hook_size);
+    RVT_CHECK(base[my_segsize(rvt_me) - 1] == 'H', "the attach hook's write is not in the segment");
     RVT_CHECK(gex_Segment_QueryClient(rvt_seg) == rvt_client && gex_Segment_QueryFlags(rvt_seg) == 0,
               "segment client/flags");
     RVT_CHECK(gex_Segment_QueryCData(rvt_seg) == NULL, "segment CData not NULL");

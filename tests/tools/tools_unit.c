@@ -32,6 +32,17 @@ int add3(int x) { return x + 3; }
 
 GASNETT_NEVER_INLINE(twice, static int twice(int x)) { return 2 * x; }
 
+/* every enumerator is handled, so the default is never reached */
+enum parity { EVEN, ODD };
+static const char *parity_name(enum parity p)
+{
+    switch (p) {
+    case EVEN: return "even";
+    case ODD: return "odd";
+    default: gasnett_unreachable();
+    }
+}
+
 /* ---- atomics, one thread --------------------------------------------------------- */
 static gasnett_atomic_t g_static = gasnett_atomic_init(7);
 static gasnett_atomic32_t g_static32 = gasnett_atomic32_init(0xFFFFFFFFu);
@@ -330,6 +341,8 @@ static void test_system(void)
     CHECK(gasnett_maximize_rlimits() != 0, "maximize_rlimits failed");
 
     CHECK(add3(4) == 7 && twice(5) == 10, "inline helpers");
+    CHECK(!strcmp(parity_name(ODD), "odd") && !strcmp(parity_name(EVEN), "even"),
+          "a switch ending in gasnett_unreachable()");
     int taken = 0;
     if_pt(taken == 0) taken = 1;
     if_pf(taken == 0) taken = 5;

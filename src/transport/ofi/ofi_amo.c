@@ -319,9 +319,11 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
         RV_OFI_COUNT(o, amo_again, 1);
         rv_progress_wait_step();
     }
-    if (__builtin_expect(rc != 0, 0))
+    if (__builtin_expect(rc != 0, 0)) {
+        rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: native atomic (opcode 0x%x on %s) to rank %u failed: %s", (unsigned)op,
                  rv_ratomic_dt_name(dt), jr, fi_strerror((int)-rc));
+    }
     RV_OFI_COUNT(o, amos, 1);
     return 0;
 }

@@ -299,6 +299,11 @@ void rv_ofi_rc_release(rv_ofi_t *o, rv_ofi_rce_t *e);
 void rv_ofi_rc_close(rv_ofi_t *o);
 void rv_ofi_rc_stats(rv_ofi_t *o, rv_ofi_stats_t *out);
 
+/* Before reporting a failure with error code err: when err says the peer is unreachable
+ * (its endpoint is gone: it exited or died), lets the job's end reach this rank first
+ * (rv_exit_await_end). Error paths only. */
+void rv_ofi_peer_failed(int err);
+
 /* Counters may be bumped by several threads. */
 #define RV_OFI_COUNT(o, field, n) __atomic_fetch_add(&(o)->st.field, (n), __ATOMIC_RELAXED)
 

@@ -39,7 +39,10 @@ int rv_ofi_inject(rv_ofi_t *o, uint32_t peer, const void *msg, size_t len)
 {
     ssize_t rc = fi_inject(o->ep, msg, len, o->addr[peer]);
     if (__builtin_expect(rc == 0, 1)) return 0;
-    if (rc != -FI_EAGAIN) rv_fatal("ofi: fi_inject to rank %u failed: %s", peer, fi_strerror((int)-rc));
+    if (rc != -FI_EAGAIN) {
+        rv_ofi_peer_failed((int)-rc);
+        rv_fatal("ofi: fi_inject to rank %u failed: %s", peer, fi_strerror((int)-rc));
+    }
     return RV_TP_AGAIN;
 }
 
@@ -81,8 +84,10 @@ int rv_ofi_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
                                 o->addr[peer], &b->ctx);
             rc = 0;
             if (r) {
-                if (r != -FI_EAGAIN)
+                if (r != -FI_EAGAIN) {
+                    rv_ofi_peer_failed((int)-r);
                     rv_fatal("ofi: fi_send to rank %u failed: %s", peer, fi_strerror((int)-r));
+                }
                 if (chan == RV_CHAN_REP && !rv_ofi_reply_sbuf) rv_ofi_reply_sbuf = b; /* retry */
                 else rv_ofi_sbuf_put(o, b);
                 rc = RV_TP_AGAIN;
@@ -209,6 +214,18 @@ static void rv_ofi_stash_push(rv_ofi_t *o, const void *msg, size_t len, uint32_t
 
 /* ---- delivery ------------------------------------------------------------------------- */
 
+void rv_ofi_peer_failed(int err)
+{
+    switch (err) {
+    case FI_ECANCELED: case FI_ENOTCONN: case FI_ECONNRESET: case FI_ECONNREFUSED:
+    case FI_ECONNABORTED: case FI_ESHUTDOWN: case FI_EHOSTUNREACH: case FI_ENETUNREACH:
+        rv_exit_await_end();
+        break;
+    default:
+        break;
+    }
+}
+
 static _Noreturn void rv_ofi_cq_error(rv_ofi_t *o, ssize_t rc)
 {
     struct fi_cq_err_entry err = {0};
@@ -220,6 +237,7 @@ static _Noreturn void rv_ofi_cq_error(rv_ofi_t *o, ssize_t rc)
                          : cx->kind == RV_OFI_CTX_AMO ? "a native atomic"
                          : cx->kind == RV_OFI_CTX_FLUSH ? "a flush read after writes"
                          : ((rv_ofi_rop_t *)cx)->is_get ? "an RDMA read" : "an RDMA write";
+        rv_ofi_peer_failed(err.err);
         if (cx && cx->kind == RV_OFI_CTX_RMA)
             rv_fatal("ofi: %s of %zu bytes with rank %u failed: %s (provider: %s)", what,
                      ((rv_ofi_rop_t *)cx)->nbytes, ((rv_ofi_rop_t *)cx)->peer,

@@ -184,6 +184,7 @@ int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local,
         rv_ofi_rop_unborrow(o, op);
         rv_ofi_rop_put(o, op);
         if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: fi_writemsg of %zu bytes to rank %u failed: %s", nbytes, peer,
                  fi_strerror((int)-rc));
     }
@@ -232,6 +233,7 @@ int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_
         rv_ofi_rop_unborrow(o, op);
         rv_ofi_rop_put(o, op);
         if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: fi_readmsg of %zu bytes from rank %u failed: %s", nbytes, peer,
                  fi_strerror((int)-rc));
     }
@@ -254,8 +256,11 @@ static void rv_ofi_flush(rv_ofi_t *o, rv_ofi_rop_t *op)
     ssize_t rc;
     while ((rc = fi_readmsg(o->ep, &m, FI_COMPLETION)) == -FI_EAGAIN)
         fi_cq_read(o->cq, NULL, 0); /* the transmit queue is momentarily full: progress */
-    if (rc) rv_fatal("ofi: the follow-up read after a write to rank %u failed: %s", op->peer,
-                     fi_strerror((int)-rc));
+    if (rc) {
+        rv_ofi_peer_failed((int)-rc);
+        rv_fatal("ofi: the follow-up read after a write to rank %u failed: %s", op->peer,
+                 fi_strerror((int)-rc));
+    }
     RV_OFI_COUNT(o, flush_reads, 1);
 }
 
@@ -287,7 +292,10 @@ static int rv_ofi_flush_post(rv_ofi_t *o, uint32_t peer, rv_ofi_fpeer_t *f)
                             .rma_iov = &riov, .rma_iov_count = 1, .context = &f->ctx };
     ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);
     if (rc == -FI_EAGAIN) return -1; /* the transmit queue is full: the next poll retries */
-    if (rc) rv_fatal("ofi: the flush read from rank %u failed: %s", peer, fi_strerror((int)-rc));
+    if (rc) {
+        rv_ofi_peer_failed((int)-rc);
+        rv_fatal("ofi: the flush read from rank %u failed: %s", peer, fi_strerror((int)-rc));
+    }
     f->covered = f->pend;
     f->pend = f->pend_tail = NULL;
     f->npend = 0;
