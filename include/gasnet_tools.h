@@ -169,7 +169,7 @@ GASNETT_BEGIN_EXTERNC
  * tracing or statistics), so the performance warning is always empty. */
 #define GASNETT_CONFIG_STRING \
     "RELEASE=2024.5.0,SPEC=1.16,PTR=" _STRINGIFY(__SIZEOF_POINTER__) "x8,nodebug,notrace,nostats"
-#define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() */
+#define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() = GASNETI_MAX_THREADS */
 #define gasnett_performance_warning_str() ""
 
 /* ---- memory fences ------------------------------------------------------------------ */

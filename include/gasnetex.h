@@ -293,6 +293,9 @@ extern void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_c
 extern void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *nbrhd_set_rank,
                                        gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank);
 extern uint64_t gex_System_QueryMaxThreads(void);
+/* The same limit as a constant. The name is GASNet's internal one, but real clients read it
+ * (Chapel's comm layer sizes per-thread tables with it), so it is offered here too. */
+#define GASNETI_MAX_THREADS 256
 /* Non-zero iff AM handlers may run on threads the client does not own: always 0 here
  * (handlers run only inside the client's own calls), as GASNET_HIDDEN_AM_CONCURRENCY_LEVEL. */
 extern int gex_System_QueryHiddenAMConcurrencyLevel(void);

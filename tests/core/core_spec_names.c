@@ -642,6 +642,8 @@ static void check_queries(void)
               "gex_System_QueryHiddenAMConcurrencyLevel() %d != GASNET_HIDDEN_AM_CONCURRENCY_LEVEL",
               gex_System_QueryHiddenAMConcurrencyLevel());
     RVT_CHECK(gex_System_QueryMaxThreads() >= 1, "gex_System_QueryMaxThreads");
+    RVT_CHECK(gex_System_QueryMaxThreads() == GASNETI_MAX_THREADS,
+              "GASNETI_MAX_THREADS (%d) is not gex_System_QueryMaxThreads()", GASNETI_MAX_THREADS);
     unsigned cnt = 99;
     const gex_ProgressThreadInfo_t *pti = (const gex_ProgressThreadInfo_t *)&cnt;
     RVT_OK(gex_System_QueryProgressThreads(rvt_client, &cnt, &pti, 0));
