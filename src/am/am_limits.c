@@ -25,10 +25,16 @@ size_t rv_am_max_medium(void) { return rv_medium_max; }
 
 /* Long payloads to a peer whose segment we map are copied directly; to one the
  * transport reaches by RDMA they go by put (am_long.c); to others they travel inline
- * in one message. Mapping and RDMA are symmetric, so the limit is too. */
+ * in one message. The limit is symmetric: a neighbour gets the mapped one only if each maps
+ * the other's segment (before any segment is bound, neighbours are assumed to: attached
+ * segments are always cross-mapped), and RDMA reaches both ways or neither. */
 size_t rv_am_max_long(gex_Rank_t jobrank)
 {
-    if (rv_job_in_nbrhd(jobrank)) return rv_long_max_mapped;
+    if (rv_job_in_nbrhd(jobrank) &&
+        (!rv_segmap || (rv_segmap[jobrank].local_base &&
+                        (jobrank == rv_job.rank ||
+                         (rv_segmap[rv_job.rank].flags & RV_SEG_SHARED)))))
+        return rv_long_max_mapped;
     if (rv_segmap && (rv_segmap[jobrank].flags & RV_SEG_RDMA) && rv_long_max_rdma > rv_medium_max)
         return rv_long_max_rdma;
     return rv_medium_max;

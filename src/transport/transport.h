@@ -34,11 +34,14 @@ typedef struct rv_segmap {
     void     *local_base; /* same memory mapped in this process, or NULL if not mapped */
     uintptr_t size;       /* segment length in bytes (0: none) */
     unsigned  flags;      /* RV_SEG_* (0 unless the transport sets some) */
+    uint32_t  tag;        /* the core's: the shared object local_base maps (0: none) */
 } rv_segmap_t;
 
 /* rv_segmap_t.flags: ops.put/ops.get reach this peer's segment by RDMA (engines still copy
  * directly when local_base is set). */
 #define RV_SEG_RDMA 1u
+/* This rank's own entry only: the neighbourhood's other ranks map this segment too. */
+#define RV_SEG_SHARED 2u
 
 /* ---- optional RDMA ------------------------------------------------------------------
  * An engine's completion object for one put()/get(). The transport calls done() from
@@ -108,6 +111,15 @@ typedef struct rv_tp_desc {
     /* Optional (NULL: none): the transport's native remote atomics for this job, or NULL when
      * its provider has none (see ratomic/ratomic_int.h). Called after open, by ratomic/. */
     const struct rv_ratomic_native *(*atomics)(void *priv);
+    /* Optional (NULL: RDMA reaches only segments seg_attach made). For a segment the client
+     * binds to the primordial endpoint with gex_EP_BindSegment instead of attaching one:
+     * seg_register() makes [addr, addr + size) this rank's segment for RDMA (not collective;
+     * 0, or -1 with the reason printed; *key receives what peers need), and seg_peer()
+     * records a peer's published (base, size, key) and returns the rv_segmap_t flags for it
+     * (RV_SEG_RDMA when ops.put/get reach it). */
+    int      (*seg_register)(void *priv, void *addr, uintptr_t size, uint64_t *key);
+    unsigned (*seg_peer)(void *priv, gex_Rank_t peer, uintptr_t base, uintptr_t size,
+                         uint64_t key);
 } rv_tp_desc_t;
 
 /* Upcall: a transport hands each received message to the AM engine here.

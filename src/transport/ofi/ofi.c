@@ -391,6 +391,8 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
     .close = rv_ofi_close,
     .ops = &rv_ofi_ops,
     .atomics = rv_ofi_amo_native,
+    .seg_register = rv_ofi_seg_register,
+    .seg_peer = rv_ofi_seg_peer,
 };
 
 int rv_ofi_stats(rv_ofi_stats_t *out)

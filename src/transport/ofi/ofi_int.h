@@ -185,6 +185,7 @@ typedef struct rv_ofi {
     uintptr_t          seglen;
     struct fid_mr     *segmr;
     void              *segdesc;
+    int                seg_client; /* seg is client memory (gex_EP_BindSegment): not ours to unmap */
     rv_ofi_rseg_t     *rseg;      /* [size] every peer's segment registration */
     void             **nbrseg;    /* [size] neighbourhood peers' segments mapped here */
     /* RDMA */
@@ -261,6 +262,9 @@ int  rv_ofi_poll(void *priv, unsigned chan_mask);
 int  rv_ofi_inject(rv_ofi_t *o, uint32_t peer, const void *msg, size_t len);
 
 int  rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
+int  rv_ofi_seg_register(void *priv, void *addr, uintptr_t size, uint64_t *key);
+unsigned rv_ofi_seg_peer(void *priv, gex_Rank_t peer, uintptr_t base, uintptr_t size,
+                         uint64_t key);
 void rv_ofi_seg_close(rv_ofi_t *o);
 uintptr_t rv_ofi_seg_limit(const rv_job_t *job); /* bound on a shared segment (0: none) */
 

@@ -113,10 +113,49 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
     return res ? 0 : -1;
 }
 
+/* A segment the client bound to the primordial endpoint instead of attaching one (the core
+ * maps neighbours' segments then): registered for remote read/write like an attached one. */
+int rv_ofi_seg_register(void *priv, void *addr, uintptr_t size, uint64_t *key)
+{
+    rv_ofi_t *o = priv;
+    *key = 0;
+    if (o->seg) return -1;
+    o->seg = addr;
+    o->seglen = size;
+    o->seg_client = 1;
+    if (!o->rma) return 0;
+    int rc = rv_ofi_mr_reg(o, addr, size, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                           RV_OFI_KEY_SEG, &o->segmr);
+    if (rc) {
+        rv_warn("ofi: registering the %zu-byte bound segment failed: %s", (size_t)size,
+                fi_strerror(-rc));
+        o->segmr = NULL;
+        return -1;
+    }
+    o->segdesc = fi_mr_desc(o->segmr);
+    *key = fi_mr_key(o->segmr);
+    if (*key == FI_KEY_NOTAVAIL) {
+        rv_warn("ofi: the provider gave the bound segment no usable key");
+        return -1;
+    }
+    return 0;
+}
+
+/* A peer's published primordial segment: reached by RDMA from now on. */
+unsigned rv_ofi_seg_peer(void *priv, gex_Rank_t peer, uintptr_t base, uintptr_t size,
+                         uint64_t key)
+{
+    rv_ofi_t *o = priv;
+    if (!o->rma || peer == o->me || !size) return 0;
+    if (!o->rseg && !(o->rseg = calloc(o->size, sizeof *o->rseg))) return 0;
+    o->rseg[peer] = (rv_ofi_rseg_t){ base, size, key };
+    return RV_SEG_RDMA;
+}
+
 void rv_ofi_seg_close(rv_ofi_t *o)
 {
     if (o->segmr) fi_close(&o->segmr->fid);
-    if (o->seg) munmap(o->seg, o->seglen);
+    if (o->seg && !o->seg_client) munmap(o->seg, o->seglen);
     if (o->nbrseg && o->rseg)
         for (uint32_t r = 0; r < o->size; r++)
             if (o->nbrseg[r]) munmap(o->nbrseg[r], (size_t)o->rseg[r].size);
