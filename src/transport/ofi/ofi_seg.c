@@ -138,6 +138,9 @@ int rv_ofi_seg_register(void *priv, void *addr, uintptr_t size, uint64_t *key)
         rv_warn("ofi: the provider gave the bound segment no usable key");
         return -1;
     }
+    /* native atomics address this rank's own segment through the provider too */
+    if (!o->rseg && !(o->rseg = calloc(o->size, sizeof *o->rseg))) return -1;
+    o->rseg[o->me] = (rv_ofi_rseg_t){ (uint64_t)(uintptr_t)addr, size, *key };
     return 0;
 }
 
