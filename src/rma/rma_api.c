@@ -49,12 +49,6 @@ static inline gex_Rank_t rv_rma_rank(const char *call, gex_TM_t tm, gex_Rank_t r
     return rv_tm_check_rank(call, tm, rank);
 }
 
-/* A TM-pair naming a non-primordial remote endpoint: its segment table (NULL: none yet). */
-static __attribute__((noinline)) const rv_segmap_t *rv_rma_pair_table(gex_TM_t tm)
-{
-    return rv_epseg_table(tm->pair_index);
-}
-
 static __attribute__((noreturn, noinline)) void rv_rma_bad_target(const char *call, gex_TM_t tm,
                                                                   const rv_segmap_t *m,
                                                                   gex_Rank_t rank,
@@ -77,7 +71,7 @@ static inline const rv_segmap_t *rv_rma_target(const char *call, gex_TM_t tm, ge
                                                gex_Rank_t rank, const void *remote, size_t n,
                                                const char *role)
 {
-    const rv_segmap_t *tab = __builtin_expect(tm->pair_index != 0, 0) ? rv_rma_pair_table(tm)
+    const rv_segmap_t *tab = __builtin_expect(tm->pair_index != 0, 0) ? rv_epsegs[tm->pair_index]
                                                                        : rv_segmap;
     const rv_segmap_t *m = tab ? &tab[jr] : NULL;
     uintptr_t a = (uintptr_t)remote, base = m ? (uintptr_t)m->owner_base : 0;
