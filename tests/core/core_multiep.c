@@ -378,6 +378,8 @@ static void err(const char *c)
         gex_AM_RequestShort0(gex_TM_Pair(rvt_ep, 1), t, GEX_AM_INDEX_BASE, 0);
     } else if (!strcmp(c, "am_local")) {
         gex_AM_RequestShort0(gex_TM_Pair(e1, 0), t, GEX_AM_INDEX_BASE, 0);
+    } else if (!strcmp(c, "am_max_pair")) {
+        (void)gex_AM_MaxRequestLong(gex_TM_Pair(rvt_ep, 1), t, GEX_EVENT_NOW, 0, 0);
     } else if (!strcmp(c, "vis_pair")) {
         gex_Memvec_t v = { buf, 8 };
         gex_VIS_VectorPutBlocking(gex_TM_Pair(rvt_ep, 1), t, 1, &v, 1, &v, 0);
