@@ -25,6 +25,8 @@ struct rv_segment {
     uint32_t          tag;      /* Rivet-allocated shared object "x<rank>.<tag>" (0: none) */
     uintptr_t         maplen;   /* its mapped length (a page multiple) */
     struct rv_ep     *ep;       /* the endpoint it is bound to, or NULL */
+    uint64_t          key;      /* its RDMA key while bound, when rdma */
+    int               rdma;     /* bound and registered with the transport for RDMA */
     struct rv_segment *next;    /* live shared segments (unlinked at exit) */
 };
 

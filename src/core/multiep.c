@@ -98,11 +98,21 @@ int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
     return GASNET_OK;
 }
 
-/* Forgets this rank's own entry for endpoint index idx (its segment became unbound). */
-static void rv_epseg_clear_self(gex_EP_Index_t idx)
+/* Unbinds seg from its non-primordial endpoint: forgets this rank's own entry for that index
+ * and the transport's registration. Called with rv_mep_lock held. */
+static void rv_seg_unbind(struct rv_segment *seg)
 {
-    rv_segmap_t *tab = idx ? rv_epsegs[idx] : rv_segmap;
+    struct rv_ep *ep = seg->ep;
+    rv_segmap_t *tab = rv_epsegs[ep->index];
     if (tab) tab[rv_job.rank] = (rv_segmap_t){ 0 };
+    if (seg->rdma) {
+        uint64_t none;
+        rv_tp.desc->seg_register(rv_tp.priv, ep->index, NULL, 0, &none);
+    }
+    seg->rdma = 0;
+    seg->key = 0;
+    seg->ep = NULL;
+    ep->seg = NULL;
 }
 
 void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
@@ -114,8 +124,7 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
                                  "long as its client");
     if (rv_am_in_handler()) rv_fatal("gex_EP_Destroy called inside an AM handler");
     pthread_mutex_lock(&rv_mep_lock);
-    if (ep->seg) ep->seg->ep = NULL;
-    rv_epseg_clear_self(ep->index);
+    if (ep->seg) rv_seg_unbind(ep->seg);
     rv_eps[ep->index] = NULL;
     pthread_mutex_unlock(&rv_mep_lock);
     for (unsigned i = 0; i < GASNET_MAXEPS; i++) free(ep->pairs[i]);
@@ -214,10 +223,7 @@ void gex_Segment_Destroy(gex_Segment_t seg, gex_Flags_t flags)
         rv_fatal("gex_Segment_Destroy: seg %p is bound to the primordial endpoint; it lives "
                  "until the job ends", (void *)seg);
     pthread_mutex_lock(&rv_mep_lock);
-    if (seg->ep) { /* a non-primordial endpoint's: it becomes unbound */
-        rv_epseg_clear_self(seg->ep->index);
-        seg->ep->seg = NULL;
-    }
+    if (seg->ep) rv_seg_unbind(seg); /* a non-primordial endpoint's: it becomes unbound */
     if (seg->tag)
         for (struct rv_segment **pp = &rv_shared_segs; *pp; pp = &(*pp)->next)
             if (*pp == seg) {
@@ -244,12 +250,13 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
     return *tp;
 }
 
-/* The transport's optional RDMA registration of a bound primordial segment. */
-static int rv_tp_has_segreg(void)
+/* Does the transport register bound segments of endpoint index idx for RDMA? The primordial
+ * endpoint's with seg_register/seg_peer, others' also needs ops.put_seg/get_seg. */
+static int rv_tp_has_segreg(gex_EP_Index_t idx)
 {
     const rv_tp_desc_t *d = rv_tp.desc;
     return d->size >= offsetof(rv_tp_desc_t, seg_peer) + sizeof d->seg_peer && d->seg_register &&
-           d->seg_peer;
+           d->seg_peer && (idx == 0 || (rv_tp.ops.put_seg && rv_tp.ops.get_seg));
 }
 
 /* What gex_EP_PublishBoundSegment sends for one bound segment. */
@@ -257,11 +264,9 @@ typedef struct rv_pubrec {
     uint64_t base, size, key;
     uint32_t index; /* endpoint index */
     uint32_t tag;   /* shared object to map (0: none) */
-    uint32_t rdma;  /* key is valid (primordial endpoint, transport registered it) */
+    uint32_t rdma;  /* key is valid (the transport registered the segment) */
     uint32_t pad;
 } rv_pubrec_t;
-
-static uint64_t rv_seg_key; /* the primordial segment's RDMA key, when registered */
 
 int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 {
@@ -281,10 +286,13 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
         rv_fatal("%s: segment %p is already bound to endpoint index %u", call, (void *)segment,
                  segment->ep->index);
     if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler", call);
-    if (ep->index == 0 && rv_tp_has_segreg() &&
-        rv_tp.desc->seg_register(rv_tp.priv, segment->addr, segment->size, &rv_seg_key))
-        rv_fatal("%s: transport %s could not register the %" PRIuPTR "-byte segment at %p for "
-                 "RDMA", call, rv_tp.desc->name, segment->size, segment->addr);
+    if (rv_tp_has_segreg(ep->index)) {
+        if (rv_tp.desc->seg_register(rv_tp.priv, ep->index, segment->addr, segment->size,
+                                     &segment->key))
+            rv_fatal("%s: transport %s could not register the %" PRIuPTR "-byte segment at %p "
+                     "for RDMA", call, rv_tp.desc->name, segment->size, segment->addr);
+        segment->rdma = 1;
+    }
     pthread_mutex_lock(&rv_mep_lock);
     rv_segmap_t *self = &rv_epseg_table_get(ep->index)[rv_job.rank];
     *self = (rv_segmap_t){ segment->addr, segment->addr, segment->size,
@@ -322,8 +330,9 @@ static void rv_epseg_install(const char *call, gex_Rank_t jr, const rv_pubrec_t 
     }
     e->owner_base = (void *)base;
     e->size = size;
-    e->flags = p->rdma && p->index == 0
-                   ? rv_tp.desc->seg_peer(rv_tp.priv, jr, base, size, p->key) & RV_SEG_RDMA
+    e->flags = p->rdma && rv_tp_has_segreg(p->index)
+                   ? rv_tp.desc->seg_peer(rv_tp.priv, p->index, jr, base, size, p->key) &
+                         RV_SEG_RDMA
                    : 0u;
 }
 
@@ -353,9 +362,8 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
                 rv_fatal("%s: eps[%zu] and eps[%zu] name the same endpoint", call, j, i);
         const struct rv_segment *s = eps[i]->seg;
         if (!s || !s->created) continue;
-        int rdma = eps[i]->index == 0 && rv_tp_has_segreg();
-        mine[n++] = (rv_pubrec_t){ (uint64_t)(uintptr_t)s->addr, s->size, rdma ? rv_seg_key : 0,
-                                   eps[i]->index, s->tag, (uint32_t)rdma, 0 };
+        mine[n++] = (rv_pubrec_t){ (uint64_t)(uintptr_t)s->addr, s->size, s->key,
+                                   eps[i]->index, s->tag, (uint32_t)s->rdma, 0 };
     }
     uint32_t *counts = malloc(tm->size * sizeof *counts);
     if (!counts) rv_fatal("%s: out of memory", call);

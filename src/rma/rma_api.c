@@ -128,8 +128,8 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(0, jr, (void *)src, (uintptr_t)dest, nbytes,
-                                                is_nbi, lc, flags)
+                          ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
+                                                (uintptr_t)dest, nbytes, is_nbi, lc, flags)
                           : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
                                              nbytes, is_nbi, lc, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
@@ -151,8 +151,8 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi,
-                                                RV_LC_DEFER, flags)
+                          ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
+                                                nbytes, is_nbi, RV_LC_DEFER, flags)
                           : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
                                              is_nbi, RV_LC_DEFER, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;

@@ -46,10 +46,12 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
                               uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                               gex_Flags_t flags);
 
-/* Native Put/Get through rv_tp.ops.put/get (the target's segment has RV_SEG_RDMA);
+/* Native Put/Get through rv_tp.ops.put/get, or put_seg/get_seg for a non-primordial
+ * endpoint epidx (the target's segment has RV_SEG_RDMA);
  * same contract as rv_rma_ref_start. */
-rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
-                                 size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
+                                 uintptr_t remote, size_t nbytes, int is_nbi, int lc,
+                                 gex_Flags_t flags);
 
 /* One chunk's remote completion; the last one completes the operation (rma_ref.c). */
 void rv_rma_chunk_done(rv_rma_op_t *op);

@@ -377,6 +377,8 @@ static const rv_tp_ops_t rv_ofi_ops = {
     .poll = rv_ofi_poll,
     .put = rv_ofi_put,
     .get = rv_ofi_get,
+    .put_seg = rv_ofi_put_seg,
+    .get_seg = rv_ofi_get_seg,
 };
 
 const rv_tp_desc_t rv_tp_ofi_desc = {
