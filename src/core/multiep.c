@@ -304,7 +304,7 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 }
 
 /* Records what jobrank jr published: maps a shared segment of a neighbour (again if it
- * changed), and hands a primordial segment's key to the transport. */
+ * changed), and hands a registered segment's key to the transport. */
 static void rv_epseg_install(const char *call, gex_Rank_t jr, const rv_pubrec_t *p)
 {
     if (p->index >= GASNET_MAXEPS)
