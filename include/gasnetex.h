@@ -38,7 +38,7 @@ extern "C" {
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
-#define GASNET_MAXEPS 1
+#define GASNET_MAXEPS 33
 #define GASNET_PAGESIZE 4096
 #define GEX_AM_INDEX_BASE 128
 #define GASNET_NATIVE_NP_ALLOC_REQ_MEDIUM 1
@@ -378,10 +378,15 @@ extern gex_Client_t   gex_EP_QueryClient(gex_EP_t ep);
 extern gex_Flags_t    gex_EP_QueryFlags(gex_EP_t ep);
 extern gex_Segment_t  gex_EP_QuerySegment(gex_EP_t ep);
 extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
-/* GASNET_MAXEPS is 1: gex_EP_Create validates its arguments and then returns
- * GASNET_ERR_RESOURCE (the primordial endpoint is the only one). */
+/* GASNET_MAXEPS (33) endpoints per process, the primordial one included. Non-primordial
+ * endpoints have GEX_EP_CAPABILITY_RMA only (others: GASNET_ERR_BAD_ARG); past the limit:
+ * GASNET_ERR_RESOURCE. */
 extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
                          gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
+/* Destroys a non-primordial endpoint (flags must be 0); its bound segment, if any, becomes
+ * unbound and stays the client's. The spec publishes no prototype yet: this one follows
+ * gex_Segment_Destroy and gex_MK_Destroy. */
+extern void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags);
 extern int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
 extern int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps,
                                       gex_Flags_t flags);

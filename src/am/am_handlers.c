@@ -29,6 +29,9 @@ int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentrie
     RV_CHECK_INIT("gex_EP_RegisterHandlers");
     if (!ep) rv_fatal("gex_EP_RegisterHandlers: ep is GEX_EP_INVALID");
     if (numentries && !table) rv_fatal("gex_EP_RegisterHandlers: table is NULL");
+    if (!(ep->caps & GEX_EP_CAPABILITY_AM))
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_EP_RegisterHandlers: endpoint index %u "
+                               "was created without GEX_EP_CAPABILITY_AM", ep->index);
 
     /* Validate everything first so an error registers nothing. */
     uint8_t taken[256];

@@ -114,7 +114,10 @@ gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
             rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
         rv_fatal("%s: called from a Request handler; Request handlers may only Reply", call);
     }
-    return rv_tm_check_rank(call, tm, rank);
+    gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    if (__builtin_expect(tm->is_pair, 0) && (tm->pair_index || tm->ep->index))
+        rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_AM", tm);
+    return jr;
 }
 
 struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)

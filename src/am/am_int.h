@@ -70,6 +70,7 @@ enum {
     RV_AMI_VIS_ACK,   /* its remote completion (Short reply) */
     RV_AMI_VIS_GET,   /* VIS Get chunk: metadata (Medium request) */
     RV_AMI_VIS_GETR,  /* its data (Medium reply) */
+    RV_AMI_PUT_EP,    /* reference Put chunk to a non-primordial endpoint (Medium request) */
     RV_AMI_COUNT = 64
 };
 void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);

@@ -25,10 +25,16 @@ size_t rv_am_max_medium(void) { return rv_medium_max; }
 
 /* Long payloads to a peer whose segment we map are copied directly; to one the
  * transport reaches by RDMA they go by put (am_long.c); to others they travel inline
- * in one message. Mapping and RDMA are symmetric, so the limit is too. */
+ * in one message. The limit is symmetric: a neighbour gets the mapped one only if each maps
+ * the other's segment (before any segment is bound, neighbours are assumed to: attached
+ * segments are always cross-mapped), and RDMA reaches both ways or neither. */
 size_t rv_am_max_long(gex_Rank_t jobrank)
 {
-    if (rv_job_in_nbrhd(jobrank)) return rv_long_max_mapped;
+    if (rv_job_in_nbrhd(jobrank) &&
+        (!rv_segmap || (rv_segmap[jobrank].local_base &&
+                        (jobrank == rv_job.rank ||
+                         (rv_segmap[rv_job.rank].flags & RV_SEG_SHARED)))))
+        return rv_long_max_mapped;
     if (rv_segmap && (rv_segmap[jobrank].flags & RV_SEG_RDMA) && rv_long_max_rdma > rv_medium_max)
         return rv_long_max_rdma;
     return rv_medium_max;
@@ -46,10 +52,14 @@ static size_t rv_am_team_max_long(const char *call, gex_TM_t tm, gex_Rank_t rank
     return m;
 }
 
-static void rv_am_check_nargs(const char *call, unsigned numargs)
+/* numargs in range, and tm names AM-capable endpoints (not a TM-pair to or from a
+ * non-primordial one). */
+static void rv_am_check_query(const char *call, gex_TM_t tm, unsigned numargs)
 {
     if (numargs > RV_AM_MAX_ARGS)
         rv_fatal("%s: numargs=%u exceeds gex_AM_MaxArgs()=%u", call, numargs, RV_AM_MAX_ARGS);
+    if (tm && tm->is_pair && (tm->pair_index || tm->ep->index))
+        rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_AM", tm);
 }
 
 unsigned int gex_AM_MaxArgs(void) { return RV_AM_MAX_ARGS; }
@@ -58,7 +68,7 @@ size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event
                              gex_Flags_t flags, unsigned int numargs)
 {
     (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_AM_MaxRequestLong", numargs);
+    rv_am_check_query("gex_AM_MaxRequestLong", tm, numargs);
     return rv_am_team_max_long("gex_AM_MaxRequestLong", tm, other_rank);
 }
 
@@ -66,7 +76,7 @@ size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t
                            gex_Flags_t flags, unsigned int numargs)
 {
     (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_AM_MaxReplyLong", numargs);
+    rv_am_check_query("gex_AM_MaxReplyLong", tm, numargs);
     return rv_am_team_max_long("gex_AM_MaxReplyLong", tm, other_rank);
 }
 
@@ -74,7 +84,7 @@ size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Eve
                                gex_Flags_t flags, unsigned int numargs)
 {
     (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_AM_MaxRequestMedium", numargs);
+    rv_am_check_query("gex_AM_MaxRequestMedium", tm, numargs);
     if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxRequestMedium", tm, other_rank);
     RV_CHECK_INIT("gex_AM_MaxRequestMedium");
     return rv_medium_max;
@@ -84,7 +94,7 @@ size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event
                              gex_Flags_t flags, unsigned int numargs)
 {
     (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_AM_MaxReplyMedium", numargs);
+    rv_am_check_query("gex_AM_MaxReplyMedium", tm, numargs);
     if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxReplyMedium", tm, other_rank);
     RV_CHECK_INIT("gex_AM_MaxReplyMedium");
     return rv_medium_max;
@@ -94,7 +104,7 @@ size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_
                               unsigned int numargs)
 {
     (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_Token_MaxReplyLong", numargs);
+    rv_am_check_query("gex_Token_MaxReplyLong", NULL, numargs);
     return rv_am_max_long(token->src);
 }
 
@@ -102,7 +112,7 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, ge
                                 unsigned int numargs)
 {
     (void)token, (void)lc_opt, (void)flags;
-    rv_am_check_nargs("gex_Token_MaxReplyMedium", numargs);
+    rv_am_check_query("gex_Token_MaxReplyMedium", NULL, numargs);
     return rv_medium_max;
 }
 

@@ -111,6 +111,7 @@ const char *rv_coll_kind_name(unsigned kind)
         [RV_COLL_GATHER] = "rivet_Coll_GatherNB",       [RV_COLL_ALLGATHER] = "rivet_Coll_AllgatherNB",
         [RV_COLL_ALLTOALL] = "rivet_Coll_AlltoallNB",   [RV_COLL_TM_SPLIT] = "gex_TM_Split",
         [RV_COLL_TM_CREATE] = "gex_TM_Create",          [RV_COLL_TM_DESTROY] = "gex_TM_Destroy",
+        [RV_COLL_EP_PUBLISH] = "gex_EP_PublishBoundSegment",
     };
     return kind < RV_COLL_KINDS && names[kind] ? names[kind] : "an unknown collective";
 }

@@ -13,7 +13,7 @@
 
 /* What a collective is. Carried in every message so calls that do not match across
  * ranks are caught (see rv_coll_sig_check); the TM_* kinds are the internal exchanges
- * of team construction and destruction. */
+ * of team construction and destruction, EP_PUBLISH gex_EP_PublishBoundSegment's. */
 enum rv_coll_kind {
     RV_COLL_BARRIER = 1,
     RV_COLL_BCAST,
@@ -25,6 +25,7 @@ enum rv_coll_kind {
     RV_COLL_TM_SPLIT,
     RV_COLL_TM_CREATE,
     RV_COLL_TM_DESTROY,
+    RV_COLL_EP_PUBLISH,
     RV_COLL_KINDS
 };
 /* The public call a kind stands for, for error messages. */

@@ -357,22 +357,22 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
 
 /* ---- gex_TM_Pair ------------------------------------------------------------------ */
 
-/* TM-pairs are cached: a client may ask for the same pair many times. */
-static struct rv_tm   *rv_pairs[64];
+/* TM-pairs are cached per local endpoint (a client may ask for the same pair many times) and
+ * freed with it (gex_EP_Destroy). */
 static pthread_mutex_t rv_pairs_lock = PTHREAD_MUTEX_INITIALIZER;
 
 gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
 {
     RV_CHECK_INIT("gex_TM_Pair");
     if (!local_ep) rv_fatal("gex_TM_Pair: local_ep is GEX_EP_INVALID");
-    struct rv_tm *tm = NULL;
+    if (local_ep->index >= GASNET_MAXEPS || rv_eps[local_ep->index] != local_ep)
+        rv_fatal("gex_TM_Pair: local_ep %p is not a live endpoint of this process",
+                 (void *)local_ep);
+    if (remote_ep_index >= GASNET_MAXEPS)
+        rv_fatal("gex_TM_Pair: remote_ep_index=%u is not below GASNET_MAXEPS (%d)",
+                 remote_ep_index, GASNET_MAXEPS);
     pthread_mutex_lock(&rv_pairs_lock);
-    unsigned i;
-    for (i = 0; i < 64 && rv_pairs[i]; i++)
-        if (rv_pairs[i]->ep == local_ep && rv_pairs[i]->pair_index == remote_ep_index) {
-            tm = rv_pairs[i];
-            break;
-        }
+    struct rv_tm *tm = local_ep->pairs[remote_ep_index];
     if (!tm) {
         tm = calloc(1, sizeof *tm);
         if (!tm) rv_fatal("gex_TM_Pair: out of memory");
@@ -383,7 +383,7 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
         tm->id = UINT32_MAX;
         tm->is_pair = 1;
         tm->pair_index = remote_ep_index;
-        if (i < 64) rv_pairs[i] = tm;
+        local_ep->pairs[remote_ep_index] = tm;
     }
     pthread_mutex_unlock(&rv_pairs_lock);
     return tm;

@@ -96,6 +96,8 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     c->tm0 = tm;
     ep->client = c;
     ep->index = 0;
+    ep->caps = GEX_EP_CAPABILITY_ALL;
+    rv_eps[0] = ep;
     tm->client = c;
     tm->ep = ep;
     tm->rank = rv_job.rank;

@@ -20,8 +20,14 @@ struct rv_segment {
     uintptr_t         size;
     gex_Flags_t       flags;
     void             *cdata;
-    void             *alloc;    /* gex_Segment_Create'd memory Rivet allocated, else NULL */
+    void             *alloc;    /* gex_Segment_Create'd private memory Rivet allocated, else NULL */
     int               created;  /* made by gex_Segment_Create (gex_Segment_Destroy may free) */
+    uint32_t          tag;      /* Rivet-allocated shared object "x<rank>.<tag>" (0: none) */
+    uintptr_t         maplen;   /* its mapped length (a page multiple) */
+    struct rv_ep     *ep;       /* the endpoint it is bound to, or NULL */
+    uint64_t          key;      /* its RDMA key while bound, when rdma */
+    int               rdma;     /* bound and registered with the transport for RDMA */
+    struct rv_segment *next;    /* live shared segments (unlinked at exit) */
 };
 
 struct rv_ep {
@@ -29,7 +35,9 @@ struct rv_ep {
     gex_Flags_t        flags;
     gex_EP_Index_t     index;
     void              *cdata;
+    gex_EP_Capabilities_t caps;       /* GEX_EP_CAPABILITY_ALL for the primordial endpoint */
     struct rv_segment *seg;           /* bound segment or NULL */
+    struct rv_tm      *pairs[GASNET_MAXEPS]; /* gex_TM_Pair(this, i), made on first use */
     gex_AM_Entry_t     handlers[256]; /* client table; gex_fnptr == NULL: free slot */
 };
 
@@ -66,8 +74,24 @@ typedef struct rv_tp_state {
 } rv_tp_state_t;
 extern rv_tp_state_t rv_tp;
 
-/* Every rank's bound segment as seen from here ([jobsize]); NULL before attach. */
+/* Every rank's segment bound to its primordial endpoint as seen from here ([jobsize]); NULL
+ * before attach, or before the first gex_EP_BindSegment / gex_EP_PublishBoundSegment. */
 extern rv_segmap_t *rv_segmap;
+
+/* This process's endpoints by index ([0]: the primordial one; NULL: a free index), and for
+ * each index i > 0 every rank's segment bound to its endpoint i as published to this rank
+ * ([jobsize], NULL before any was; [0] is unused: index 0 is rv_segmap). core/multiep.c. */
+extern struct rv_ep *rv_eps[GASNET_MAXEPS];
+extern rv_segmap_t  *rv_epsegs[GASNET_MAXEPS];
+
+/* The segment table of endpoint index idx (< GASNET_MAXEPS), or NULL. */
+static inline const rv_segmap_t *rv_epseg_table(gex_EP_Index_t idx) {
+    return idx ? rv_epsegs[idx] : rv_segmap;
+}
+
+/* For a TM-pair naming a non-primordial endpoint (a local or remote index other than 0):
+ * fatal, naming 'call' and 'what' (AM, VIS...), which non-primordial endpoints lack. */
+void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm *tm);
 
 /* Team rank -> jobrank. */
 static inline gex_Rank_t rv_tm_jobrank(const struct rv_tm *tm, gex_Rank_t rank) {

@@ -80,7 +80,9 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
     if (!segment_p) rv_fatal("gex_Segment_Attach: segment_p is NULL");
     if (tm != rv_client_g->tm0)
         rv_fatal("gex_Segment_Attach: tm must be the primordial team from gex_Client_Init");
-    if (rv_segmap) rv_fatal("gex_Segment_Attach: a segment is already attached (one per process)");
+    if (rv_segmap)
+        rv_fatal("gex_Segment_Attach: the primordial endpoint already has a segment (attached, or "
+                 "bound or published by gex_EP_BindSegment / gex_EP_PublishBoundSegment)");
     if (size == 0 || size % GASNET_PAGESIZE)
         rv_fatal("gex_Segment_Attach: size=%" PRIuPTR " must be a non-zero multiple of "
                  "GASNET_PAGESIZE (%d)", size, GASNET_PAGESIZE);
@@ -98,6 +100,8 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
     seg->client = rv_client_g;
     seg->addr = map[rv_job.rank].owner_base;
     seg->size = size;
+    seg->ep = tm->ep;
+    if (rv_job.nbrhd_size > 1) map[rv_job.rank].flags |= RV_SEG_SHARED;
     tm->ep->seg = seg;
     rv_segmap = map;
     rv_verbose(1, "segment of %" PRIuPTR " bytes at %p", size, seg->addr);
@@ -114,15 +118,24 @@ uintptr_t gex_Segment_QuerySize(gex_Segment_t seg) { return seg->size; }
 void gex_Segment_SetCData(gex_Segment_t seg, const void *val) { seg->cdata = (void *)val; }
 void *gex_Segment_QueryCData(gex_Segment_t seg) { return seg->cdata; }
 
+/* The (tm, rank) endpoint's entry in its segment table: a TM-pair names endpoint
+ * pair_index of a jobrank, any other team primordial endpoints. NULL: none known here. */
+static const rv_segmap_t *rv_seg_bound(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    const rv_segmap_t *tab = rv_epseg_table(tm->pair_index);
+    return tab && tab[jr].size ? &tab[jr] : NULL;
+}
+
 int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
                            uintptr_t *size_p)
 {
     RV_CHECK_INIT("gex_Segment_QueryBound");
-    gex_Rank_t jr = rv_tm_check_rank("gex_Segment_QueryBound", tm, rank);
-    if (!rv_segmap || rv_segmap[jr].size == 0) return GASNET_ERR_RESOURCE;
-    if (owneraddr_p) *owneraddr_p = rv_segmap[jr].owner_base;
-    if (localaddr_p) *localaddr_p = rv_segmap[jr].local_base;
-    if (size_p) *size_p = rv_segmap[jr].size;
+    const rv_segmap_t *m = rv_seg_bound("gex_Segment_QueryBound", tm, rank);
+    if (!m) return GASNET_ERR_RESOURCE;
+    if (owneraddr_p) *owneraddr_p = m->owner_base;
+    if (localaddr_p) *localaddr_p = m->local_base;
+    if (size_p) *size_p = m->size;
     return GASNET_OK;
 }
 
@@ -131,11 +144,12 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owne
 {
     (void)flags;
     RV_CHECK_INIT("gex_EP_QueryBoundSegmentNB");
-    gex_Rank_t jr = rv_tm_check_rank("gex_EP_QueryBoundSegmentNB", tm, rank);
-    if (!rv_segmap || rv_segmap[jr].size == 0)
-        rv_fatal("gex_EP_QueryBoundSegmentNB: rank %u has no bound segment", rank);
-    if (owneraddr_p) *owneraddr_p = rv_segmap[jr].owner_base;
-    if (localaddr_p) *localaddr_p = rv_segmap[jr].local_base;
-    if (size_p) *size_p = rv_segmap[jr].size;
+    const rv_segmap_t *m = rv_seg_bound("gex_EP_QueryBoundSegmentNB", tm, rank);
+    if (!m)
+        rv_fatal("gex_EP_QueryBoundSegmentNB: endpoint index %u of rank %u has no bound segment "
+                 "published to this rank", tm->pair_index, rank);
+    if (owneraddr_p) *owneraddr_p = m->owner_base;
+    if (localaddr_p) *localaddr_p = m->local_base;
+    if (size_p) *size_p = m->size;
     return GEX_EVENT_INVALID;
 }

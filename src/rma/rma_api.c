@@ -49,17 +49,34 @@ static inline gex_Rank_t rv_rma_rank(const char *call, gex_TM_t tm, gex_Rank_t r
     return rv_tm_check_rank(call, tm, rank);
 }
 
-/* The remote range must lie in the peer's bound segment. */
-static inline const rv_segmap_t *rv_rma_target(const char *call, gex_Rank_t jr, gex_Rank_t rank,
-                                               const void *remote, size_t n, const char *role)
+static __attribute__((noreturn, noinline)) void rv_rma_bad_target(const char *call, gex_TM_t tm,
+                                                                  const rv_segmap_t *m,
+                                                                  gex_Rank_t rank,
+                                                                  const void *remote, size_t n,
+                                                                  const char *role)
 {
-    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+    char ep[48] = "";
+    if (tm->pair_index) snprintf(ep, sizeof ep, " (endpoint index %u)", tm->pair_index);
+    if (!m || !m->size)
+        rv_fatal("%s: rank %u%s has no bound segment%s", call, rank, ep,
+                 tm->pair_index ? " published to this rank" : "");
+    uintptr_t a = (uintptr_t)remote, base = (uintptr_t)m->owner_base;
+    rv_fatal("%s: %s [%p, %p) is outside the bound segment [%p, %p) of rank %u%s", call, role,
+             remote, (void *)(a + n), m->owner_base, (void *)(base + m->size), rank, ep);
+}
+
+/* The remote range must lie in the bound segment of the endpoint (tm, rank) names: index 0
+ * (every team, and TM-pairs to index 0) on the fast path, others through their table. */
+static inline const rv_segmap_t *rv_rma_target(const char *call, gex_TM_t tm, gex_Rank_t jr,
+                                               gex_Rank_t rank, const void *remote, size_t n,
+                                               const char *role)
+{
+    const rv_segmap_t *tab = __builtin_expect(tm->pair_index != 0, 0) ? rv_epsegs[tm->pair_index]
+                                                                       : rv_segmap;
+    const rv_segmap_t *m = tab ? &tab[jr] : NULL;
     uintptr_t a = (uintptr_t)remote, base = m ? (uintptr_t)m->owner_base : 0;
-    if (__builtin_expect(!m || !m->size || a < base || n > m->size || a - base > m->size - n, 0)) {
-        if (!m || !m->size) rv_fatal("%s: rank %u has no bound segment", call, rank);
-        rv_fatal("%s: %s [%p, %p) is outside the bound segment [%p, %p) of rank %u", call, role,
-                 remote, (void *)(a + n), m->owner_base, (void *)(base + m->size), rank);
-    }
+    if (__builtin_expect(!m || !m->size || a < base || n > m->size || a - base > m->size - n, 0))
+        rv_rma_bad_target(call, tm, m, rank, remote, n, role);
     return m;
 }
 
@@ -71,16 +88,18 @@ static inline void *rv_rma_mapped(const rv_segmap_t *m, const void *remote)
 /* GEX_FLAG_{SELF,PEER}_SEG_OFFSET: the local / remote address is an offset from the start of
  * the respective bound segment. Turns offsets into addresses (range checks follow as usual;
  * the local range must lie in this rank's bound segment). */
-static void rv_rma_offsets(const char *call, gex_Rank_t jr, gex_Rank_t rank, gex_Flags_t flags,
-                           void **local, void **remote, size_t nbytes)
+static void rv_rma_offsets(const char *call, gex_TM_t tm, gex_Rank_t jr, gex_Rank_t rank,
+                           gex_Flags_t flags, void **local, void **remote, size_t nbytes)
 {
     if (flags & GEX_FLAG_PEER_SEG_OFFSET) {
-        if (!rv_segmap || !rv_segmap[jr].size)
-            rv_fatal("%s: GEX_FLAG_PEER_SEG_OFFSET but rank %u has no bound segment", call, rank);
-        *remote = (char *)rv_segmap[jr].owner_base + (uintptr_t)*remote;
+        const rv_segmap_t *tab = rv_epseg_table(tm->pair_index);
+        if (!tab || !tab[jr].size)
+            rv_fatal("%s: GEX_FLAG_PEER_SEG_OFFSET but rank %u (endpoint index %u) has no bound "
+                     "segment", call, rank, tm->pair_index);
+        *remote = (char *)tab[jr].owner_base + (uintptr_t)*remote;
     }
     if (flags & GEX_FLAG_SELF_SEG_OFFSET) {
-        const struct rv_segment *seg = rv_client_g->ep0->seg;
+        const struct rv_segment *seg = tm->ep->seg;
         uintptr_t off = (uintptr_t)*local;
         if (!seg) rv_fatal("%s: GEX_FLAG_SELF_SEG_OFFSET but this rank has no bound segment", call);
         if (off > seg->size || nbytes > seg->size - off)
@@ -100,19 +119,19 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
     if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
     if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0)) {
         void *l = (void *)src;
-        rv_rma_offsets(call, jr, rank, flags, &l, &dest, nbytes);
+        rv_rma_offsets(call, tm, jr, rank, flags, &l, &dest, nbytes);
         src = l;
     }
-    const rv_segmap_t *m = rv_rma_target(call, jr, rank, dest, nbytes, "destination");
+    const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, dest, nbytes, "destination");
     if (m->local_base && !rv_rma_ref_only) {
         memcpy(rv_rma_mapped(m, dest), src, nbytes);
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(0, jr, (void *)src, (uintptr_t)dest, nbytes,
-                                                is_nbi, lc, flags)
-                          : rv_rma_ref_start(0, jr, (void *)src, (uintptr_t)dest, nbytes, is_nbi,
-                                             lc, flags);
+                          ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
+                                                (uintptr_t)dest, nbytes, is_nbi, lc, flags)
+                          : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
+                                             nbytes, is_nbi, lc, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     if (!op) return GEX_EVENT_INVALID;
     if (lc == RV_LC_LEAF && !rv_rma_lc_done(op)) *lcp = &op->leaf;
@@ -125,17 +144,17 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
     gex_Rank_t jr = rv_rma_rank(call, tm, rank);
     if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
     if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0))
-        rv_rma_offsets(call, jr, rank, flags, &dest, &src, nbytes);
-    const rv_segmap_t *m = rv_rma_target(call, jr, rank, src, nbytes, "source");
+        rv_rma_offsets(call, tm, jr, rank, flags, &dest, &src, nbytes);
+    const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, src, nbytes, "source");
     if (m->local_base && !rv_rma_ref_only) {
         memcpy(dest, rv_rma_mapped(m, src), nbytes);
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi,
-                                                RV_LC_DEFER, flags)
-                          : rv_rma_ref_start(1, jr, dest, (uintptr_t)src, nbytes, is_nbi,
-                                             RV_LC_DEFER, flags);
+                          ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
+                                                nbytes, is_nbi, RV_LC_DEFER, flags)
+                          : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
+                                             is_nbi, RV_LC_DEFER, flags);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     return op ? &op->root : GEX_EVENT_INVALID;
 }

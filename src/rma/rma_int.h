@@ -19,6 +19,7 @@ typedef struct rv_rma_op {
     uint8_t           is_get;
     uint8_t           has_leaf;   /* PutNB given a pointer lc_opt */
     gex_Rank_t        jr;         /* target jobrank */
+    gex_EP_Index_t    epidx;      /* target endpoint index (reference path) */
     char             *local;      /* put source / get destination */
     char             *bounce;     /* malloc'd copy a deferred GEX_EVENT_NOW Put sends from */
     uintptr_t         remote;     /* address in the target's segment */
@@ -38,15 +39,19 @@ enum { RV_LC_NOW, RV_LC_DEFER, RV_LC_GROUP, RV_LC_LEAF };
  * (with RV_LC_GROUP, local completion too) instead of returning an event.
  * With RV_LC_NOW every chunk is handed off before return. Returns the op (NB),
  * NULL for NBI, or RV_RMA_NO_OP when GEX_FLAG_IMMEDIATE found no room for the
- * first chunk (then nothing was sent). */
+ * first chunk (then nothing was sent). epidx: the target endpoint's index (Puts to a
+ * non-primordial endpoint travel as Mediums, checked against its segment there). */
 #define RV_RMA_NO_OP ((rv_rma_op_t *)1)
-rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
-                              size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
+                              uintptr_t remote, size_t nbytes, int is_nbi, int lc,
+                              gex_Flags_t flags);
 
-/* Native Put/Get through rv_tp.ops.put/get (the target's segment has RV_SEG_RDMA);
+/* Native Put/Get through rv_tp.ops.put/get, or put_seg/get_seg for a non-primordial
+ * endpoint epidx (the target's segment has RV_SEG_RDMA);
  * same contract as rv_rma_ref_start. */
-rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
-                                 size_t nbytes, int is_nbi, int lc, gex_Flags_t flags);
+rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
+                                 uintptr_t remote, size_t nbytes, int is_nbi, int lc,
+                                 gex_Flags_t flags);
 
 /* One chunk's remote completion; the last one completes the operation (rma_ref.c). */
 void rv_rma_chunk_done(rv_rma_op_t *op);

@@ -30,8 +30,9 @@ static inline void rv_rma_native_wait_step(void)
     if (rv_poll() == 0 && rv_job.oversubscribed) sched_yield();
 }
 
-rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
-                                 size_t nbytes, int is_nbi, int lc, gex_Flags_t flags)
+rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
+                                 uintptr_t remote, size_t nbytes, int is_nbi, int lc,
+                                 gex_Flags_t flags)
 {
     rv_rma_op_t *op = rv_rma_op_alloc();
     op->is_get = (uint8_t)is_get;
@@ -62,13 +63,19 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, void *local, uintptr
         if (!is_get) {
             /* counted before the call: another thread's poll may report it at once */
             atomic_fetch_add_explicit(&op->lc_pending, 1, memory_order_relaxed);
-            rc = rv_tp.ops.put(rv_tp.priv, jr, remote + op->off, op->local + op->off, n,
-                               &op->cmpl, pflags, 0);
+            rc = __builtin_expect(epidx != 0, 0)
+                     ? rv_tp.ops.put_seg(rv_tp.priv, jr, epidx, remote + op->off,
+                                         op->local + op->off, n, &op->cmpl, pflags)
+                     : rv_tp.ops.put(rv_tp.priv, jr, remote + op->off, op->local + op->off, n,
+                                     &op->cmpl, pflags, 0);
             if (rc != RV_TP_LC_LATER)
                 atomic_fetch_sub_explicit(&op->lc_pending, 1, memory_order_relaxed);
         } else {
-            rc = rv_tp.ops.get(rv_tp.priv, jr, op->local + op->off, remote + op->off, n,
-                               &op->cmpl);
+            rc = __builtin_expect(epidx != 0, 0)
+                     ? rv_tp.ops.get_seg(rv_tp.priv, jr, epidx, op->local + op->off,
+                                         remote + op->off, n, &op->cmpl)
+                     : rv_tp.ops.get(rv_tp.priv, jr, op->local + op->off, remote + op->off, n,
+                                     &op->cmpl);
         }
         if (__builtin_expect(rc == RV_TP_AGAIN, 0)) {
             if (op->off == 0 && (flags & GEX_FLAG_IMMEDIATE)) { /* nothing started: "no op" */

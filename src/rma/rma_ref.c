@@ -38,20 +38,26 @@ void rv_rma_chunk_done(rv_rma_op_t *op)
  * peer had no room (only possible with GEX_FLAG_IMMEDIATE). */
 static int rv_rma_inject(rv_rma_op_t *op, gex_Flags_t flags)
 {
-    gex_AM_Arg_t a[7];
+    gex_AM_Arg_t a[8];
     rv_ptr_args(a, op);
     while (op->off < op->nbytes) {
         size_t n = op->nbytes - op->off;
         if (n > op->chunk) n = op->chunk;
         int rc;
-        if (!op->is_get) {
+        if (!op->is_get && !op->epidx) {
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_LONG, RV_AMI_PUT, a, 2,
                                      op->local + op->off, n, (void *)(op->remote + op->off), flags);
+        } else if (!op->is_get) {
+            rv_ptr_args(a + 2, (void *)(op->remote + op->off));
+            a[4] = (gex_AM_Arg_t)op->epidx;
+            rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_PUT_EP, a, 5,
+                                     op->local + op->off, n, NULL, flags);
         } else {
             rv_ptr_args(a + 2, op->local + op->off);
             rv_ptr_args(a + 4, (void *)(op->remote + op->off));
             a[6] = (gex_AM_Arg_t)n;
-            rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_GET, a, 7, NULL, 0,
+            a[7] = (gex_AM_Arg_t)op->epidx;
+            rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_GET, a, 8, NULL, 0,
                                      NULL, flags);
         }
         if (rc) return 0;
@@ -101,19 +107,21 @@ static int rv_rma_progress(void)
     return n;
 }
 
-rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, void *local, uintptr_t remote,
-                              size_t nbytes, int is_nbi, int lc, gex_Flags_t flags)
+rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
+                              uintptr_t remote, size_t nbytes, int is_nbi, int lc,
+                              gex_Flags_t flags)
 {
     int lc_group = lc == RV_LC_GROUP, want_leaf = lc == RV_LC_LEAF;
     rv_rma_op_t *op = rv_rma_op_alloc();
     op->is_get = (uint8_t)is_get;
     op->has_leaf = (uint8_t)want_leaf;
     op->jr = jr;
+    op->epidx = epidx;
     op->local = local;
     op->remote = remote;
     op->nbytes = nbytes;
     op->off = 0;
-    op->chunk = is_get ? rv_am_max_medium() : rv_am_max_long(jr);
+    op->chunk = is_get || epidx ? rv_am_max_medium() : rv_am_max_long(jr);
     /* Under IMMEDIATE a Put chunk must travel inside its message: a larger Long payload is
      * copied into the mapped target segment before the send, which then waits for room, so a
      * refused chunk would leave data behind and block (here, or in the progress hook). */
@@ -176,18 +184,39 @@ static void rv_rma_put_ack_handler(gex_Token_t tok, void *buf, size_t nbytes,
     rv_rma_chunk_done(rv_args_ptr(a));
 }
 
-/* args: op(2), requester's destination(2), our source(2), length. */
+/* The segment bound to this rank's endpoint index idx (an AM argument), or NULL. */
+static const struct rv_segment *rv_rma_ep_seg(gex_AM_Arg_t idx)
+{
+    const struct rv_ep *ep = (uint32_t)idx < GASNET_MAXEPS ? rv_eps[(uint32_t)idx] : NULL;
+    return ep ? ep->seg : NULL;
+}
+
+/* A Put chunk to a non-primordial endpoint. args: op(2), our destination(2), endpoint index. */
+static void rv_rma_put_ep_handler(gex_Token_t tok, void *buf, size_t nbytes,
+                                  const gex_AM_Arg_t *a, unsigned nargs)
+{
+    const struct rv_segment *seg = nargs == 5 ? rv_rma_ep_seg(a[4]) : NULL;
+    uintptr_t d = (uintptr_t)rv_args_ptr(a + 2), base = seg ? (uintptr_t)seg->addr : 0;
+    if (!seg || d < base || nbytes > seg->size || d - base > seg->size - nbytes)
+        rv_fatal("reference Put from rank %u: destination [%p, +%zu) is outside the segment "
+                 "bound to endpoint index %u of this rank; nothing was written", tok->src,
+                 (void *)d, nbytes, nargs == 5 ? (unsigned)a[4] : 0u);
+    memcpy((void *)d, buf, nbytes);
+    rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_SHORT, RV_AMI_PUT_ACK, a, 2, NULL, 0, NULL, 0);
+}
+
+/* args: op(2), requester's destination(2), our source(2), length, endpoint index. */
 static void rv_rma_get_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_AM_Arg_t *a,
                                unsigned nargs)
 {
     (void)buf, (void)nbytes;
-    const struct rv_segment *seg = rv_client_g->ep0->seg;
+    const struct rv_segment *seg = nargs == 8 ? rv_rma_ep_seg(a[7]) : NULL;
     uintptr_t s = (uintptr_t)rv_args_ptr(a + 4), base = seg ? (uintptr_t)seg->addr : 0;
     size_t n = (size_t)(uint32_t)a[6];
-    if (nargs != 7 || !seg || s < base || n > seg->size || s - base > seg->size - n ||
-        n > rv_am_max_medium())
-        rv_fatal("reference Get from rank %u: source [%p, +%zu) is outside the bound segment "
-                 "of this rank", tok->src, (void *)s, n);
+    if (!seg || s < base || n > seg->size || s - base > seg->size - n || n > rv_am_max_medium())
+        rv_fatal("reference Get from rank %u: source [%p, +%zu) is outside the segment bound to "
+                 "endpoint index %u of this rank", tok->src, (void *)s, n,
+                 nargs == 8 ? (unsigned)a[7] : 0u);
     rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_MEDIUM, RV_AMI_GET_REPLY, a, 4, (void *)s, n,
                         NULL, 0);
 }
@@ -203,6 +232,7 @@ static void rv_rma_get_reply_handler(gex_Token_t tok, void *buf, size_t nbytes,
 void rv_rma_init(void)
 {
     rv_am_register_internal(RV_AMI_PUT, rv_rma_put_handler);
+    rv_am_register_internal(RV_AMI_PUT_EP, rv_rma_put_ep_handler);
     rv_am_register_internal(RV_AMI_PUT_ACK, rv_rma_put_ack_handler);
     rv_am_register_internal(RV_AMI_GET, rv_rma_get_handler);
     rv_am_register_internal(RV_AMI_GET_REPLY, rv_rma_get_reply_handler);

@@ -34,11 +34,14 @@ typedef struct rv_segmap {
     void     *local_base; /* same memory mapped in this process, or NULL if not mapped */
     uintptr_t size;       /* segment length in bytes (0: none) */
     unsigned  flags;      /* RV_SEG_* (0 unless the transport sets some) */
+    uint32_t  tag;        /* the core's: the shared object local_base maps (0: none) */
 } rv_segmap_t;
 
 /* rv_segmap_t.flags: ops.put/ops.get reach this peer's segment by RDMA (engines still copy
  * directly when local_base is set). */
 #define RV_SEG_RDMA 1u
+/* This rank's own entry only: the neighbourhood's other ranks map this segment too. */
+#define RV_SEG_SHARED 2u
 
 /* ---- optional RDMA ------------------------------------------------------------------
  * An engine's completion object for one put()/get(). The transport calls done() from
@@ -86,6 +89,13 @@ typedef struct rv_tp_ops {
      * Returns 0 (one LOCAL|REMOTE event follows once the data is in place) or RV_TP_AGAIN. */
     int (*get)(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
                rv_tp_cmpl_t *c);
+    /* Optional (NULL: only the primordial endpoints' segments are reached by RDMA): put() and
+     * get() into the segment of endpoint index 'seg' (> 0) of peer, for peers whose entry in
+     * that index's table has RV_SEG_RDMA (seg_peer said so). No RV_TP_PUT_IMM. */
+    int (*put_seg)(void *priv, gex_Rank_t peer, unsigned seg, uintptr_t remote,
+                   const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags);
+    int (*get_seg)(void *priv, gex_Rank_t peer, unsigned seg, void *local, uintptr_t remote,
+                   size_t nbytes, rv_tp_cmpl_t *c);
 } rv_tp_ops_t;
 
 /* A transport's description, registered in transport.c's list. */
@@ -108,6 +118,18 @@ typedef struct rv_tp_desc {
     /* Optional (NULL: none): the transport's native remote atomics for this job, or NULL when
      * its provider has none (see ratomic/ratomic_int.h). Called after open, by ratomic/. */
     const struct rv_ratomic_native *(*atomics)(void *priv);
+    /* Optional (NULL: RDMA reaches only segments seg_attach made). For a segment the client
+     * binds with gex_EP_BindSegment to endpoint index 'seg' (0: the primordial one, instead
+     * of attaching; > 0 only with ops.put_seg/get_seg): seg_register() makes
+     * [addr, addr + size) this rank's segment of that index for RDMA, replacing an earlier one
+     * of the same index > 0 (not collective; 0, or -1 with the reason printed; *key receives
+     * what peers need; addr NULL and size 0 for an index > 0: release its registration, the
+     * segment is going away), and seg_peer() records a peer's published (base, size, key) and
+     * returns the rv_segmap_t flags for it (RV_SEG_RDMA when RDMA reaches it). */
+    int      (*seg_register)(void *priv, unsigned seg, void *addr, uintptr_t size,
+                             uint64_t *key);
+    unsigned (*seg_peer)(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t base,
+                         uintptr_t size, uint64_t key);
 } rv_tp_desc_t;
 
 /* Upcall: a transport hands each received message to the AM engine here.

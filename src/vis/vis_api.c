@@ -74,6 +74,8 @@ static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, i
     if (__builtin_expect(rv_am_in_handler(), 0))
         rv_fatal("%s called inside an AM handler; handlers may only Reply", call);
     gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    if (__builtin_expect(tm->pair_index || tm->ep->index, 0))
+        rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_VIS", tm);
     pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
     if (__builtin_expect(rv_vis_pc.handler != 0, 0)) {
         if (!is_put)

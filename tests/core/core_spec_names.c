@@ -690,7 +690,7 @@ static void check_queries(void)
 
 static int cnt_marker;
 
-/* Multi-EP, memory kinds: what docs/spec-coverage.md promises for GASNET_MAXEPS == 1. */
+/* Multi-EP, memory kinds: the queries and argument checks (tests/core/core_multiep.c has the rest). */
 static void check_multiep(void)
 {
     gex_System_SetVerboseErrors(0);
@@ -742,6 +742,9 @@ static void check_multiep(void)
               "gex_EP_Create returned %d with GASNET_MAXEPS=%d", rc, GASNET_MAXEPS);
     RVT_CHECK(gex_EP_Create(&ep2, rvt_client, 0, 0) == GASNET_ERR_BAD_ARG,
               "gex_EP_Create with no capabilities");
+    RVT_CHECK(gex_EP_QueryIndex(ep2) == 1 && gex_EP_QuerySegment(ep2) == GEX_SEGMENT_INVALID,
+              "a new endpoint's index and segment");
+    gex_EP_Destroy(ep2, 0);
     gex_System_SetVerboseErrors(1);
 
     /* Publishing the primordial endpoint again changes nothing. */

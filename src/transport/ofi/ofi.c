@@ -377,6 +377,8 @@ static const rv_tp_ops_t rv_ofi_ops = {
     .poll = rv_ofi_poll,
     .put = rv_ofi_put,
     .get = rv_ofi_get,
+    .put_seg = rv_ofi_put_seg,
+    .get_seg = rv_ofi_get_seg,
 };
 
 const rv_tp_desc_t rv_tp_ofi_desc = {
@@ -391,6 +393,8 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
     .close = rv_ofi_close,
     .ops = &rv_ofi_ops,
     .atomics = rv_ofi_amo_native,
+    .seg_register = rv_ofi_seg_register,
+    .seg_peer = rv_ofi_seg_peer,
 };
 
 int rv_ofi_stats(rv_ofi_stats_t *out)

@@ -27,6 +27,9 @@
 /* Keys we pick when the provider does not (no FI_MR_PROV_KEY). */
 enum { RV_OFI_KEY_SEND = 1, RV_OFI_KEY_RECV, RV_OFI_KEY_SEG, RV_OFI_KEY_BOUNCE, RV_OFI_KEY_ROP,
        RV_OFI_KEY_AMO, RV_OFI_KEY_FLUSH, RV_OFI_KEY_CACHE = 16 };
+/* Requested keys of non-primordial endpoints' segments: RV_OFI_KEY_EPSEG + index (far above
+ * the registration cache's keys, which count up from RV_OFI_KEY_CACHE). */
+#define RV_OFI_KEY_EPSEG (1u << 30)
 
 /* What a completion's op_context points at: every context starts with this. */
 enum { RV_OFI_CTX_SEND = 1, RV_OFI_CTX_RECV, RV_OFI_CTX_RMA, RV_OFI_CTX_AMO, RV_OFI_CTX_FLUSH };
@@ -105,6 +108,7 @@ typedef struct rv_ofi_rop {
     void              *getdst;
     size_t             nbytes;
     uint64_t           raddr;   /* remote address as the provider wants it */
+    uint64_t           rkey;    /* the target segment's key */
     rv_ofi_rce_t      *rce;     /* cache entry to release */
     struct rv_ofi_rop *next;
     uint64_t           scratch; /* target of the flush read */
@@ -123,6 +127,7 @@ typedef struct rv_ofi_fpeer {
     uint32_t           npend;
     rv_ofi_rop_t      *pend, *pend_tail, *covered;
     uint64_t           raddr;    /* a target address of the latest write: the flush reads it */
+    uint64_t           rkey;     /* and its segment's key */
     uint64_t           scratch;  /* where the flush read lands */
 } rv_ofi_fpeer_t;
 
@@ -185,7 +190,10 @@ typedef struct rv_ofi {
     uintptr_t          seglen;
     struct fid_mr     *segmr;
     void              *segdesc;
+    int                seg_client; /* seg is client memory (gex_EP_BindSegment): not ours to unmap */
     rv_ofi_rseg_t     *rseg;      /* [size] every peer's segment registration */
+    rv_ofi_rseg_t     *eprseg[GASNET_MAXEPS]; /* [i][size]: endpoint index i > 0's */
+    struct fid_mr     *epmr[GASNET_MAXEPS];   /* my endpoint index i > 0's registration */
     void             **nbrseg;    /* [size] neighbourhood peers' segments mapped here */
     /* RDMA */
     rv_ofi_rop_t      *rops;      /* [RV_OFI_NROP] */
@@ -261,6 +269,9 @@ int  rv_ofi_poll(void *priv, unsigned chan_mask);
 int  rv_ofi_inject(rv_ofi_t *o, uint32_t peer, const void *msg, size_t len);
 
 int  rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
+int  rv_ofi_seg_register(void *priv, unsigned seg, void *addr, uintptr_t size, uint64_t *key);
+unsigned rv_ofi_seg_peer(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t base,
+                         uintptr_t size, uint64_t key);
 void rv_ofi_seg_close(rv_ofi_t *o);
 uintptr_t rv_ofi_seg_limit(const rv_job_t *job); /* bound on a shared segment (0: none) */
 
@@ -276,6 +287,10 @@ int  rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local
                 rv_tp_cmpl_t *c, unsigned flags, uint32_t imm);
 int  rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
                 rv_tp_cmpl_t *c);
+int  rv_ofi_put_seg(void *priv, gex_Rank_t peer, unsigned seg, uintptr_t remote,
+                    const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags);
+int  rv_ofi_get_seg(void *priv, gex_Rank_t peer, unsigned seg, void *local, uintptr_t remote,
+                    size_t nbytes, rv_tp_cmpl_t *c);
 /* A completion whose context is an RDMA op (poll holds plock). */
 void rv_ofi_rma_complete(rv_ofi_t *o, rv_ofi_rop_t *op);
 /* A flush read completed (poll holds plock). */

@@ -125,19 +125,28 @@ static inline void rv_ofi_rop_unborrow(rv_ofi_t *o, rv_ofi_rop_t *op)
     op->rce = NULL;
 }
 
-int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local, size_t nbytes,
-               rv_tp_cmpl_t *c, unsigned flags, uint32_t imm)
+/* The registration of endpoint index seg > 0 of peer (ops.put_seg/get_seg). */
+static inline const rv_ofi_rseg_t *rv_ofi_eprseg(const rv_ofi_t *o, gex_Rank_t peer, unsigned seg)
 {
-    rv_ofi_t *o = priv;
+    if (__builtin_expect(seg >= GASNET_MAXEPS || !o->eprseg[seg] || !o->eprseg[seg][peer].size, 0))
+        rv_fatal("ofi: RDMA to endpoint index %u of rank %u, whose segment is not registered "
+                 "here", seg, peer);
+    return &o->eprseg[seg][peer];
+}
+
+static int rv_ofi_put_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, uintptr_t remote,
+                         const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags,
+                         uint32_t imm)
+{
     rv_ofi_rop_t *op = rv_ofi_rop_get(o);
     if (!op) return RV_TP_AGAIN;
-    const rv_ofi_rseg_t *rs = &o->rseg[peer];
     int is_imm = (flags & RV_TP_PUT_IMM_FLAG) != 0;
     op->is_get = 0;
     op->c = c;
     op->peer = peer;
     op->nbytes = nbytes;
     op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
+    op->rkey = rs->key;
     op->bounce = NULL;
     op->rce = NULL;
     /* a waited-for put is faster delivery-complete (one round trip) than flushed (its
@@ -175,7 +184,7 @@ int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local,
         }
     }
     struct iovec iov = { (void *)src, nbytes };
-    struct fi_rma_iov riov = { op->raddr, nbytes, rs->key };
+    struct fi_rma_iov riov = { op->raddr, nbytes, op->rkey };
     struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
                             .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx,
                             .data = is_imm ? RV_OFI_IMM(o->me, flags, imm) : 0 };
@@ -192,18 +201,32 @@ int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local,
     return ret;
 }
 
-int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
-               rv_tp_cmpl_t *c)
+int rv_ofi_put(void *priv, gex_Rank_t peer, uintptr_t remote, const void *local, size_t nbytes,
+               rv_tp_cmpl_t *c, unsigned flags, uint32_t imm)
 {
     rv_ofi_t *o = priv;
+    return rv_ofi_put_rs(o, peer, &o->rseg[peer], remote, local, nbytes, c, flags, imm);
+}
+
+int rv_ofi_put_seg(void *priv, gex_Rank_t peer, unsigned seg, uintptr_t remote,
+                   const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags)
+{
+    rv_ofi_t *o = priv;
+    return rv_ofi_put_rs(o, peer, rv_ofi_eprseg(o, peer, seg), remote, local, nbytes, c,
+                         flags & ~RV_TP_PUT_IMM_FLAG, 0);
+}
+
+static int rv_ofi_get_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, void *local,
+                         uintptr_t remote, size_t nbytes, rv_tp_cmpl_t *c)
+{
     rv_ofi_rop_t *op = rv_ofi_rop_get(o);
     if (!op) return RV_TP_AGAIN;
-    const rv_ofi_rseg_t *rs = &o->rseg[peer];
     op->is_get = 1;
     op->c = c;
     op->peer = peer;
     op->nbytes = nbytes;
     op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
+    op->rkey = rs->key;
     op->bounce = NULL;
     op->rce = NULL;
     op->flush = 0;
@@ -225,7 +248,7 @@ int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_
         }
     }
     struct iovec iov = { dst, nbytes };
-    struct fi_rma_iov riov = { op->raddr, nbytes, rs->key };
+    struct fi_rma_iov riov = { op->raddr, nbytes, op->rkey };
     struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
                             .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx };
     ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);
@@ -241,6 +264,20 @@ int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_
     return 0;
 }
 
+int rv_ofi_get(void *priv, gex_Rank_t peer, void *local, uintptr_t remote, size_t nbytes,
+               rv_tp_cmpl_t *c)
+{
+    rv_ofi_t *o = priv;
+    return rv_ofi_get_rs(o, peer, &o->rseg[peer], local, remote, nbytes, c);
+}
+
+int rv_ofi_get_seg(void *priv, gex_Rank_t peer, unsigned seg, void *local, uintptr_t remote,
+                   size_t nbytes, rv_tp_cmpl_t *c)
+{
+    rv_ofi_t *o = priv;
+    return rv_ofi_get_rs(o, peer, rv_ofi_eprseg(o, peer, seg), local, remote, nbytes, c);
+}
+
 /* Without FI_DELIVERY_COMPLETE a write's completion only frees its source. A read from
  * the same target that the provider orders after the write (FI_ORDER_RAW, required at
  * open) completes only once the write has landed: that is the remote completion. */
@@ -249,7 +286,7 @@ static void rv_ofi_flush(rv_ofi_t *o, rv_ofi_rop_t *op)
     void *desc = o->ropmr ? fi_mr_desc(o->ropmr) : NULL;
     size_t n = op->nbytes < sizeof op->scratch ? op->nbytes : sizeof op->scratch;
     struct iovec iov = { &op->scratch, n };
-    struct fi_rma_iov riov = { op->raddr, n, o->rseg[op->peer].key };
+    struct fi_rma_iov riov = { op->raddr, n, op->rkey };
     struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1,
                             .addr = o->addr[op->peer], .rma_iov = &riov, .rma_iov_count = 1,
                             .context = &op->ctx };
@@ -274,6 +311,7 @@ static void rv_ofi_flush_wait(rv_ofi_t *o, rv_ofi_rop_t *op)
     f->pend_tail = op;
     f->npend++;
     f->raddr = op->raddr;
+    f->rkey = op->rkey;
     if (!f->listed) {
         f->listed = 1;
         f->age = 0;
@@ -287,7 +325,7 @@ static int rv_ofi_flush_post(rv_ofi_t *o, uint32_t peer, rv_ofi_fpeer_t *f)
 {
     void *desc = o->fpmr ? fi_mr_desc(o->fpmr) : NULL;
     struct iovec iov = { &f->scratch, 1 };
-    struct fi_rma_iov riov = { f->raddr, 1, o->rseg[peer].key };
+    struct fi_rma_iov riov = { f->raddr, 1, f->rkey };
     struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
                             .rma_iov = &riov, .rma_iov_count = 1, .context = &f->ctx };
     ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);

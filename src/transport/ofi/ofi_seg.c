@@ -113,10 +113,68 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
     return res ? 0 : -1;
 }
 
+/* A segment the client bound with gex_EP_BindSegment, registered for remote read/write: the
+ * primordial endpoint's (instead of an attached one; the core maps neighbours' segments
+ * then) or endpoint index seg's (replacing or, given no memory, releasing an earlier
+ * registration of that index). */
+int rv_ofi_seg_register(void *priv, unsigned seg, void *addr, uintptr_t size, uint64_t *key)
+{
+    rv_ofi_t *o = priv;
+    *key = 0;
+    if (seg >= GASNET_MAXEPS || (seg == 0 && o->seg)) return -1;
+    if (seg == 0) {
+        o->seg = addr;
+        o->seglen = size;
+        o->seg_client = 1;
+    }
+    if (!o->rma) return 0;
+    struct fid_mr **mr = seg ? &o->epmr[seg] : &o->segmr;
+    if (*mr) fi_close(&(*mr)->fid);
+    *mr = NULL;
+    if (seg && !addr && !size) return 0; /* released */
+    int rc = rv_ofi_mr_reg(o, addr, size, FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
+                           seg ? RV_OFI_KEY_EPSEG + seg : RV_OFI_KEY_SEG, mr);
+    if (rc) {
+        rv_warn("ofi: registering the %zu-byte segment of endpoint index %u failed: %s",
+                (size_t)size, seg, fi_strerror(-rc));
+        *mr = NULL;
+        return -1;
+    }
+    *key = fi_mr_key(*mr);
+    if (*key == FI_KEY_NOTAVAIL) {
+        rv_warn("ofi: the provider gave the segment of endpoint index %u no usable key", seg);
+        return -1;
+    }
+    if (seg) return 0;
+    o->segdesc = fi_mr_desc(o->segmr);
+    /* native atomics address this rank's own segment through the provider too */
+    if (!o->rseg && !(o->rseg = calloc(o->size, sizeof *o->rseg))) return -1;
+    o->rseg[o->me] = (rv_ofi_rseg_t){ (uint64_t)(uintptr_t)addr, size, *key };
+    return 0;
+}
+
+/* A peer's published segment of endpoint index seg: reached by RDMA from now on. */
+unsigned rv_ofi_seg_peer(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t base,
+                         uintptr_t size, uint64_t key)
+{
+    rv_ofi_t *o = priv;
+    if (!o->rma || peer == o->me || !size || seg >= GASNET_MAXEPS) return 0;
+    rv_ofi_rseg_t **tab = seg ? &o->eprseg[seg] : &o->rseg;
+    if (!*tab && !(*tab = calloc(o->size, sizeof **tab))) return 0;
+    (*tab)[peer] = (rv_ofi_rseg_t){ base, size, key };
+    return RV_SEG_RDMA;
+}
+
 void rv_ofi_seg_close(rv_ofi_t *o)
 {
+    for (unsigned i = 1; i < GASNET_MAXEPS; i++) {
+        if (o->epmr[i]) fi_close(&o->epmr[i]->fid);
+        free(o->eprseg[i]);
+        o->epmr[i] = NULL;
+        o->eprseg[i] = NULL;
+    }
     if (o->segmr) fi_close(&o->segmr->fid);
-    if (o->seg) munmap(o->seg, o->seglen);
+    if (o->seg && !o->seg_client) munmap(o->seg, o->seglen);
     if (o->nbrseg && o->rseg)
         for (uint32_t r = 0; r < o->size; r++)
             if (o->nbrseg[r]) munmap(o->nbrseg[r], (size_t)o->rseg[r].size);
