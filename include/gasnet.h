@@ -306,22 +306,35 @@ extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
 #define gasnet_AMReplyLong16(tok,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
     gex_AM_ReplyLong16(tok,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
 
-/* ---- blocking put/get ------------------------------------------------------- */
+/* ---- blocking put/get -------------------------------------------------------
+ * Blocking GASNet-1 RMA makes progress: every 32nd such call of a thread polls once, so
+ * a thread looping on blocking puts/gets until a handler's effect shows up finishes even
+ * when its peer is a shared-memory neighbour (a plain copy that never polls). */
+extern void rv_legacy_try_poll(void);
+extern __thread unsigned rv_legacy_blocking_calls;
+static inline void rv_legacy_blocking_progress(void)
+{
+    if (__builtin_expect((++rv_legacy_blocking_calls & 31) == 0, 0)) rv_legacy_try_poll();
+}
 static inline void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     (void)gex_RMA_PutBlocking(RV_G1_TM("gasnet_put"), node, dest, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     (void)gex_RMA_PutBlocking(RV_G1_TM("gasnet_put_bulk"), node, dest, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     (void)gex_RMA_GetBlocking(RV_G1_TM("gasnet_get"), dest, node, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     (void)gex_RMA_GetBlocking(RV_G1_TM("gasnet_get_bulk"), dest, node, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 
 /* ---- explicit-handle put/get -------------------------------------------------
@@ -373,6 +386,7 @@ static inline void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_registe
                                   size_t nbytes)
 {
     (void)gex_RMA_PutBlockingVal(RV_G1_TM("gasnet_put_val"), node, dest, value, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest,
                                                 gasnet_register_value_t value, size_t nbytes)
@@ -386,7 +400,10 @@ static inline void gasnet_put_nbi_val(gasnet_node_t node, void *dest,
 }
 static inline gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes)
 {
-    return gex_RMA_GetBlockingVal(RV_G1_TM("gasnet_get_val"), node, src, nbytes, 0);
+    gasnet_register_value_t v = gex_RMA_GetBlockingVal(RV_G1_TM("gasnet_get_val"), node, src,
+                                                       nbytes, 0);
+    rv_legacy_blocking_progress();
+    return v;
 }
 extern gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
 extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
@@ -399,7 +416,6 @@ extern void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nb
 /* ---- explicit-handle synchronization ---------------------------------------- */
 static inline void gasnet_wait_syncnb(gasnet_handle_t handle) { gex_Event_Wait(handle); }
 /* The try forms make progress first, as GASNet-1 requires of them (gex_*_Test do not). */
-extern void rv_legacy_try_poll(void);
 static inline int gasnet_try_syncnb(gasnet_handle_t handle)
 {
     rv_legacy_try_poll();

@@ -36,6 +36,8 @@ static void rv_bar_flags_check(const char *call, int flags)
 
 /* The GASNet-1 try calls poll, unlike gex_*_Test: a loop over them alone must finish.
  * Inside a handler (which may not poll) they only test. */
+__thread unsigned rv_legacy_blocking_calls;
+
 void rv_legacy_try_poll(void)
 {
     RV_CHECK_INIT("gasnet_try_syncnb");

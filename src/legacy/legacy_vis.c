@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* legacy/legacy_vis.c: the GASNet-1 Vector/Indexed/Strided calls (gasnet_putv_bulk and kin)
- * over gex_VIS_* on the primordial team, and the gasnett_format_* VIS metadata formatters. */
+ * over gex_VIS_* on the primordial team, and the gasnett_format_* VIS metadata formatters.
+ * The blocking forms make progress as the other blocking GASNet-1 calls do (gasnet.h). */
 #include "legacy/legacy_int.h"
 #include "gasnet_vis.h"
 
@@ -24,6 +25,7 @@ void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount, gasnet_memvec_t co
 {
     (void)gex_VIS_VectorPutBlocking(rv_legacy_tm_get("gasnet_putv_bulk"), dstnode, dstcount,
                                     RV_MV(dstlist), srccount, RV_MV(srclist), 0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
@@ -46,6 +48,7 @@ void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t const dstlist[], gasnet_n
 {
     (void)gex_VIS_VectorGetBlocking(rv_legacy_tm_get("gasnet_getv_bulk"), dstcount,
                                     RV_MV(dstlist), srcnode, srccount, RV_MV(srclist), 0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
@@ -69,6 +72,7 @@ void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlis
 {
     (void)gex_VIS_IndexedPutBlocking(rv_legacy_tm_get("gasnet_puti_bulk"), dstnode, dstcount,
                                      dstlist, dstlen, srccount, srclist, srclen, 0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlist[],
@@ -91,6 +95,7 @@ void gasnet_geti_bulk(size_t dstcount, void *const dstlist[], size_t dstlen,
 {
     (void)gex_VIS_IndexedGetBlocking(rv_legacy_tm_get("gasnet_geti_bulk"), dstcount, dstlist,
                                      dstlen, srcnode, srccount, srclist, srclen, 0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_geti_nb_bulk(size_t dstcount, void *const dstlist[], size_t dstlen,
@@ -118,6 +123,7 @@ void gasnet_puts_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststri
     (void)gex_VIS_StridedPutBlocking(rv_legacy_tm_get("gasnet_puts_bulk"), dstnode, dstaddr,
                                      RV_STRIDES(dststrides), srcaddr, RV_STRIDES(srcstrides),
                                      count[0], count + 1, stridelevels, 0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t dstnode, void *dstaddr,
@@ -147,6 +153,7 @@ void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t sr
                                      RV_STRIDES(dststrides), srcnode, srcaddr,
                                      RV_STRIDES(srcstrides), count[0], count + 1, stridelevels,
                                      0);
+    rv_legacy_blocking_progress();
 }
 
 gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststrides[],
