@@ -107,7 +107,6 @@ extern int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, void *dst
 extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
                                              size_t nbytes, gex_Flags_t flags);
 
-
 /* ---- GASNet-1 VIS (legacy; docs/legacy.md) ----------------------------------------------
  * The GASNet-1 Vector/Indexed/Strided calls, on the primordial team of a GASNet-1 client
  * (gasnet_init, or gex_Client_Init with GEX_FLAG_USES_GASNET1). Only _bulk forms exist, as in
