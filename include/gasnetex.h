@@ -37,7 +37,7 @@ extern "C" {
  * before the first GASNet header (none: GASNET_PAR); it ends up defined as 1 and the others
  * stay undefined. The library is thread-safe, so every mode runs on the same build. */
 #if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
-#error "define at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR before including GASNet headers"
+#error "define at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR (before any GASNet header)"
 #elif defined(GASNET_SEQ)
 #undef GASNET_SEQ
 #define GASNET_SEQ 1
