@@ -306,22 +306,35 @@ extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
 #define gasnet_AMReplyLong16(tok,h,src,nb,da,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
     gex_AM_ReplyLong16(tok,h,src,nb,da,GEX_EVENT_NOW,0,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15)
 
-/* ---- blocking put/get ------------------------------------------------------- */
+/* ---- blocking put/get -------------------------------------------------------
+ * Blocking GASNet-1 RMA makes progress: every 32nd such call of a thread polls once, so
+ * a thread looping on blocking puts/gets until a handler's effect shows up finishes even
+ * when its peer is a shared-memory neighbour (a plain copy that never polls). */
+extern void rv_legacy_try_poll(void);
+extern __thread unsigned rv_legacy_blocking_calls;
+static inline void rv_legacy_blocking_progress(void)
+{
+    if (__builtin_expect((++rv_legacy_blocking_calls & 31) == 0, 0)) rv_legacy_try_poll();
+}
 static inline void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     (void)gex_RMA_PutBlocking(RV_G1_TM("gasnet_put"), node, dest, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
     (void)gex_RMA_PutBlocking(RV_G1_TM("gasnet_put_bulk"), node, dest, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     (void)gex_RMA_GetBlocking(RV_G1_TM("gasnet_get"), dest, node, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
 {
     (void)gex_RMA_GetBlocking(RV_G1_TM("gasnet_get_bulk"), dest, node, src, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 
 /* ---- explicit-handle put/get -------------------------------------------------
@@ -373,6 +386,7 @@ static inline void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_registe
                                   size_t nbytes)
 {
     (void)gex_RMA_PutBlockingVal(RV_G1_TM("gasnet_put_val"), node, dest, value, nbytes, 0);
+    rv_legacy_blocking_progress();
 }
 static inline gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest,
                                                 gasnet_register_value_t value, size_t nbytes)
@@ -386,7 +400,10 @@ static inline void gasnet_put_nbi_val(gasnet_node_t node, void *dest,
 }
 static inline gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes)
 {
-    return gex_RMA_GetBlockingVal(RV_G1_TM("gasnet_get_val"), node, src, nbytes, 0);
+    gasnet_register_value_t v = gex_RMA_GetBlockingVal(RV_G1_TM("gasnet_get_val"), node, src,
+                                                       nbytes, 0);
+    rv_legacy_blocking_progress();
+    return v;
 }
 extern gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
 extern gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
@@ -399,7 +416,6 @@ extern void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nb
 /* ---- explicit-handle synchronization ---------------------------------------- */
 static inline void gasnet_wait_syncnb(gasnet_handle_t handle) { gex_Event_Wait(handle); }
 /* The try forms make progress first, as GASNet-1 requires of them (gex_*_Test do not). */
-extern void rv_legacy_try_poll(void);
 static inline int gasnet_try_syncnb(gasnet_handle_t handle)
 {
     rv_legacy_try_poll();
@@ -433,6 +449,41 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
 #define gasnet_try_syncnbi_all()   (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_ALL, 0))
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion()   gex_NBI_EndAccessRegion(0)
+
+/* ---- GASNet-1 collectives: initialization and broadcast (src/legacy/legacy_coll.c) ----
+ * The subset GASNet-1 clients use to share a value (docs/legacy.md): gasnet_coll_init once,
+ * collectively, after attach (images must be NULL: one image per node; no function table);
+ * then gasnet_coll_broadcast over GASNET_TEAM_ALL, a blocking broadcast of nbytes from
+ * srcimage's src to every node's dst. flags: exactly one of GASNET_COLL_IN_{NO,MY,ALL}SYNC,
+ * one of GASNET_COLL_OUT_{NO,MY,ALL}SYNC, one of GASNET_COLL_{SINGLE,LOCAL} (dst and src
+ * are each node's local addresses either way), optionally GASNET_COLL_{DST,SRC}_IN_SEGMENT. */
+typedef uint32_t gasnet_image_t;
+typedef struct rv_legacy_team *gasnet_team_handle_t;
+typedef void (*gasnet_coll_fn_t)(void *results, size_t result_count, const void *left_operands,
+                                 size_t left_count, const void *right_operands,
+                                 size_t elem_size, int flags, int arg);
+typedef struct {
+    gasnet_coll_fn_t fnptr;
+    unsigned int     flags;
+} gasnet_coll_fn_entry_t;
+extern struct rv_legacy_team rv_legacy_team_all;
+#define GASNET_TEAM_ALL (&rv_legacy_team_all)
+
+#define GASNET_COLL_IN_NOSYNC       (1 << 0)
+#define GASNET_COLL_IN_MYSYNC       (1 << 1)
+#define GASNET_COLL_IN_ALLSYNC      (1 << 2)
+#define GASNET_COLL_OUT_NOSYNC      (1 << 3)
+#define GASNET_COLL_OUT_MYSYNC      (1 << 4)
+#define GASNET_COLL_OUT_ALLSYNC     (1 << 5)
+#define GASNET_COLL_SINGLE          (1 << 6)
+#define GASNET_COLL_LOCAL           (1 << 7)
+#define GASNET_COLL_DST_IN_SEGMENT  (1 << 8)
+#define GASNET_COLL_SRC_IN_SEGMENT  (1 << 9)
+
+extern void gasnet_coll_init(gasnet_image_t *images, gasnet_image_t my_image,
+                             gasnet_coll_fn_entry_t *fn_tbl, size_t fn_count, int init_flags);
+extern void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
+                                  void *src, size_t nbytes, int flags);
 
 /* The barrier (gasnet_barrier_notify/wait/try/result, gasnet_barrier, GASNET_BARRIERFLAG_*),
  * the configuration and conduit names, gasnet_getenv, gasnet_set_waitmode and the

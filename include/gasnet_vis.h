@@ -107,6 +107,91 @@ extern int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, void *dst
 extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
                                              size_t nbytes, gex_Flags_t flags);
 
+/* ---- GASNet-1 VIS (legacy; docs/legacy.md) ----------------------------------------------
+ * The GASNet-1 Vector/Indexed/Strided calls, on the primordial team of a GASNet-1 client
+ * (gasnet_init, or gex_Client_Init with GEX_FLAG_USES_GASNET1). Only _bulk forms exist, as in
+ * GASNet-1. Strided: strides[k] (k < stridelevels) are byte strides; count[0] is the byte
+ * length of a contiguous chunk and count[1..stridelevels] the counts of each higher
+ * dimension. gasnet_memvec_t has the layout of gex_Memvec_t. */
+typedef struct {
+    void  *addr;
+    size_t len;
+} gasnet_memvec_t;
+
+extern void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount,
+                             gasnet_memvec_t const dstlist[], size_t srccount,
+                             gasnet_memvec_t const srclist[]);
+extern gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
+                                           gasnet_memvec_t const dstlist[], size_t srccount,
+                                           gasnet_memvec_t const srclist[]);
+extern void gasnet_putv_nbi_bulk(gasnet_node_t dstnode, size_t dstcount,
+                                 gasnet_memvec_t const dstlist[], size_t srccount,
+                                 gasnet_memvec_t const srclist[]);
+extern void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
+                             gasnet_node_t srcnode, size_t srccount,
+                             gasnet_memvec_t const srclist[]);
+extern gasnet_handle_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
+                                           gasnet_node_t srcnode, size_t srccount,
+                                           gasnet_memvec_t const srclist[]);
+extern void gasnet_getv_nbi_bulk(size_t dstcount, gasnet_memvec_t const dstlist[],
+                                 gasnet_node_t srcnode, size_t srccount,
+                                 gasnet_memvec_t const srclist[]);
+
+extern void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlist[],
+                             size_t dstlen, size_t srccount, void *const srclist[],
+                             size_t srclen);
+extern gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
+                                           void *const dstlist[], size_t dstlen,
+                                           size_t srccount, void *const srclist[],
+                                           size_t srclen);
+extern void gasnet_puti_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, void *const dstlist[],
+                                 size_t dstlen, size_t srccount, void *const srclist[],
+                                 size_t srclen);
+extern void gasnet_geti_bulk(size_t dstcount, void *const dstlist[], size_t dstlen,
+                             gasnet_node_t srcnode, size_t srccount, void *const srclist[],
+                             size_t srclen);
+extern gasnet_handle_t gasnet_geti_nb_bulk(size_t dstcount, void *const dstlist[],
+                                           size_t dstlen, gasnet_node_t srcnode,
+                                           size_t srccount, void *const srclist[],
+                                           size_t srclen);
+extern void gasnet_geti_nbi_bulk(size_t dstcount, void *const dstlist[], size_t dstlen,
+                                 gasnet_node_t srcnode, size_t srccount, void *const srclist[],
+                                 size_t srclen);
+
+extern void gasnet_puts_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
+                             void *srcaddr, const size_t srcstrides[], const size_t count[],
+                             size_t stridelevels);
+extern gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t dstnode, void *dstaddr,
+                                           const size_t dststrides[], void *srcaddr,
+                                           const size_t srcstrides[], const size_t count[],
+                                           size_t stridelevels);
+extern void gasnet_puts_nbi_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
+                                 void *srcaddr, const size_t srcstrides[], const size_t count[],
+                                 size_t stridelevels);
+extern void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
+                             void *srcaddr, const size_t srcstrides[], const size_t count[],
+                             size_t stridelevels);
+extern gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststrides[],
+                                           gasnet_node_t srcnode, void *srcaddr,
+                                           const size_t srcstrides[], const size_t count[],
+                                           size_t stridelevels);
+extern void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
+                                 void *srcaddr, const size_t srcstrides[], const size_t count[],
+                                 size_t stridelevels);
+
+/* GASNet-Tools formatters of VIS metadata, for diagnostics: each writes one NUL-terminated
+ * line into buf, which must hold at least the matching _bufsz(count or stridelevels) bytes.
+ * 'thread' is GASNet's thread-info slot; Rivet does not use it (pass NULL). */
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern void gasnett_format_memveclist(char *buf, size_t count, gasnet_memvec_t const *list);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern void gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+extern void gasnett_format_putsgets(char *buf, void *thread, gasnet_node_t node, void *dstaddr,
+                                    const size_t dststrides[], void *srcaddr,
+                                    const size_t srcstrides[], const size_t count[],
+                                    size_t stridelevels);
+
 #ifdef __cplusplus
 }
 #endif

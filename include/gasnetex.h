@@ -33,7 +33,24 @@ extern "C" {
 #define GASNET_CONDUIT_RIVET 1
 #define GASNET_CONDUIT_NAME RIVET
 #define GASNET_CONDUIT_NAME_STR "RIVET"
+/* Threading mode: the client defines at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR
+ * before the first GASNet header (none: GASNET_PAR); it ends up defined as 1 and the others
+ * stay undefined. The library is thread-safe, so every mode runs on the same build. */
+#if defined(GASNET_SEQ) + defined(GASNET_PARSYNC) + defined(GASNET_PAR) > 1
+#error "define at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR (before any GASNet header)"
+#elif defined(GASNET_SEQ)
+#undef GASNET_SEQ
+#define GASNET_SEQ 1
+#define RV_THREADMODEL_STR "SEQ"
+#elif defined(GASNET_PARSYNC)
+#undef GASNET_PARSYNC
+#define GASNET_PARSYNC 1
+#define RV_THREADMODEL_STR "PARSYNC"
+#else
+#undef GASNET_PAR
 #define GASNET_PAR 1
+#define RV_THREADMODEL_STR "PAR"
+#endif
 #define GASNET_PSHM 1
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
@@ -68,7 +85,7 @@ extern int  gasnet_barrier_result(int *id);
 
 /* Job-wide names every GASNet client may use, with gasnetex.h alone (GASNet-1 declared them
  * in gasnet.h; GASNet-EX programs and GASNet's test harness expect them here). */
-#define GASNET_CONFIG_STRING "RELEASE=" "2024.5.0" ",SPEC=1.8,CONDUIT=RIVET,THREADMODEL=PAR,SEGMENT=FAST"
+#define GASNET_CONFIG_STRING "RELEASE=" "2024.5.0" ",SPEC=1.8,CONDUIT=RIVET,THREADMODEL=" RV_THREADMODEL_STR ",SEGMENT=FAST"
 /* Conduit identification: the names as preprocessor tokens (GASNet clients print them with
  * _STRINGIFY) and as strings. */
 #define GASNET_CORE_NAME            RIVET

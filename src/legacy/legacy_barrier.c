@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* legacy/legacy_barrier.c: the GASNet-1 split-phase named barrier (notify/wait/try/result,
  * gasnet_barrier), one max-reduction over the primordial team per phase that also detects
- * id mismatches; and the progress the GASNet-1 try calls make. */
+ * id mismatches; and the progress the GASNet-1 try and blocking calls make. */
 #include "legacy/legacy_int.h"
 #include "am/am_int.h"
 
@@ -33,6 +33,9 @@ static void rv_bar_flags_check(const char *call, int flags)
                  "GASNET_BARRIERFLAG_MISMATCH and GASNET_BARRIERFLAG_UNNAMED", call,
                  (unsigned)flags);
 }
+
+/* Blocking GASNet-1 RMA calls of this thread, for rv_legacy_blocking_progress (gasnet.h). */
+__thread unsigned rv_legacy_blocking_calls;
 
 /* The GASNet-1 try calls poll, unlike gex_*_Test: a loop over them alone must finish.
  * Inside a handler (which may not poll) they only test. */

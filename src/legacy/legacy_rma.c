@@ -34,6 +34,7 @@ void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes)
         d += n;
         nbytes -= n;
     }
+    rv_legacy_blocking_progress();
 }
 
 void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes)

@@ -95,6 +95,25 @@ int main(int argc, char **argv)
         static char **avp = av;
         GASNET_Safe(gasnet_init(&ac, &avp)); /* allowed before attach: the check still runs */
         GASNET_Safe(gasnet_getNodeInfo(NULL, -1));
+    } else if (!strcmp(c, "coll_noinit")) {
+        g1_start();
+        int v = 0;
+        gasnet_coll_broadcast(GASNET_TEAM_ALL, &v, 0, &v, sizeof v,
+                              GASNET_COLL_LOCAL | GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC);
+    } else if (!strcmp(c, "coll_flags")) {
+        g1_start();
+        gasnet_coll_init(NULL, 0, NULL, 0, 0);
+        int v = 0; /* two OUT flags, no IN flag */
+        gasnet_coll_broadcast(GASNET_TEAM_ALL, &v, 0, &v, sizeof v,
+                              GASNET_COLL_LOCAL | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_OUT_ALLSYNC);
+    } else if (!strcmp(c, "coll_images")) {
+        g1_start();
+        gasnet_image_t images[1] = {1};
+        gasnet_coll_init(images, 0, NULL, 0, 0);
+    } else if (!strcmp(c, "coll_twice")) {
+        g1_start();
+        gasnet_coll_init(NULL, 0, NULL, 0, 0);
+        gasnet_coll_init(NULL, 0, NULL, 0, 0);
     } else {
         fprintf(stderr, "legacy_errors: unknown case '%s'\n", c);
         return 2;
