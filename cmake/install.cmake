@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # cmake/install.cmake: `make install` layout: bin/rivetrun, bin/rivet-info, lib/librivet.{so,a},
-# include/*.h, lib/pkgconfig/rivet.pc, lib/cmake/Rivet (find_package), share/doc/rivet.
+# include/*.h, lib/pkgconfig/rivet.pc, lib/cmake/Rivet (find_package), share/doc/rivet, and
+# for GASNet clients include/<conduit>-conduit/*.mak, lib/pkgconfig/gasnet-*.pc, bin/gasnetrun_*.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS rivet rivet_static EXPORT RivetTargets
@@ -29,3 +30,68 @@ install(FILES ${PROJECT_BINARY_DIR}/RivetConfig.cmake ${PROJECT_BINARY_DIR}/Rive
 set(RIVET_DOC_DIR ${CMAKE_INSTALL_DATAROOTDIR}/doc/rivet)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${RIVET_DOC_DIR} OPTIONAL)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${RIVET_DOC_DIR})
+
+# ---- GASNet clients' build systems (docs/building.md, "Building GASNet clients against
+# Rivet"): include/<c>-conduit/<c>-<mode>.mak makefile fragments, lib/pkgconfig/
+# gasnet-<c>-<mode>.pc and bin/gasnetrun_<c> for each conduit name Rivet answers to:
+# smp always, ofi when the ofi transport is built. Every name links the same librivet.
+set(RIVET_GASNET_CONDUITS smp)
+if(RIVET_HAVE_OFI)
+  list(APPEND RIVET_GASNET_CONDUITS ofi)
+endif()
+include(CheckLanguage)
+check_language(CXX)
+set(RV_CC ${CMAKE_C_COMPILER})
+if(CMAKE_CXX_COMPILER)
+  set(RV_CXX ${CMAKE_CXX_COMPILER})
+else()
+  set(RV_CXX c++)
+endif()
+set(RV_LIBDIR_REL ${CMAKE_INSTALL_LIBDIR})
+set(RV_INCDIR_REL ${CMAKE_INSTALL_INCLUDEDIR})
+set(rv_gasnet_dir ${PROJECT_BINARY_DIR}/gasnet)
+# The fragments name absolute directories (makefiles cannot find themselves portably), so
+# they are written at install time, once the prefix is known: here every other @VAR@ is
+# filled in and the directory ones are kept for the install step.
+foreach(v RV_INCDIR RV_LIBDIR RV_BINDIR)
+  set(${v} "@${v}@")
+endforeach()
+set(rv_mak_stage1 "")
+foreach(RV_CONDUIT ${RIVET_GASNET_CONDUITS})
+  foreach(RV_MODE seq par parsync)
+    string(TOUPPER ${RV_MODE} RV_MODE_UC)
+    if(RV_MODE STREQUAL "seq")
+      set(RV_EXTRADEFINES "")
+    else()
+      set(RV_EXTRADEFINES " -D_REENTRANT")
+    endif()
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/conduit.pc.in
+                   ${rv_gasnet_dir}/gasnet-${RV_CONDUIT}-${RV_MODE}.pc @ONLY)
+    install(FILES ${rv_gasnet_dir}/gasnet-${RV_CONDUIT}-${RV_MODE}.pc
+            DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/conduit.mak.in
+                   ${rv_gasnet_dir}/stage1/${RV_CONDUIT}-${RV_MODE}.mak @ONLY)
+    list(APPEND rv_mak_stage1 ${RV_CONDUIT}-${RV_MODE}.mak)
+  endforeach()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/gasnetrun.in
+                 ${rv_gasnet_dir}/gasnetrun_${RV_CONDUIT} @ONLY)
+  install(PROGRAMS ${rv_gasnet_dir}/gasnetrun_${RV_CONDUIT} DESTINATION ${CMAKE_INSTALL_BINDIR})
+endforeach()
+install(CODE "
+  foreach(d INCDIR:${CMAKE_INSTALL_INCLUDEDIR} LIBDIR:${CMAKE_INSTALL_LIBDIR} BINDIR:${CMAKE_INSTALL_BINDIR})
+    string(REGEX REPLACE \"^([A-Z]+):(.*)$\" \"\\\\1;\\\\2\" d \"\${d}\")
+    list(GET d 0 name)
+    list(GET d 1 dir)
+    if(NOT IS_ABSOLUTE \"\${dir}\")
+      set(dir \"\${CMAKE_INSTALL_PREFIX}/\${dir}\")
+    endif()
+    set(RV_\${name} \"\${dir}\")
+  endforeach()
+  foreach(f ${rv_mak_stage1})
+    configure_file(\"${rv_gasnet_dir}/stage1/\${f}\" \"${rv_gasnet_dir}/installed/\${f}\" @ONLY)
+  endforeach()
+")
+foreach(f ${rv_mak_stage1})
+  string(REGEX REPLACE "-[a-z]+\\.mak$" "" c ${f})
+  install(FILES ${rv_gasnet_dir}/installed/${f} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${c}-conduit)
+endforeach()
