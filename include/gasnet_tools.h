@@ -432,6 +432,8 @@ extern int gasnett_print_backtrace(int fd);
 extern int (*gasnett_print_backtrace_ifenabled)(int fd);
 extern void gasnett_fatalerror(const char *msg, ...)
     __attribute__((__format__(__printf__, 1, 2))) __attribute__((__noreturn__));
+extern void gasnett_fatalerror_nopos(const char *msg, ...) /* same: neither prints a position */
+    __attribute__((__format__(__printf__, 1, 2))) __attribute__((__noreturn__));
 extern void gasnett_killmyprocess(int exitcode) __attribute__((__noreturn__));
 extern char *rv_tools_current_loc(const char *file, int line, const char *func);
 #define gasnett_current_loc rv_tools_current_loc(__FILE__, __LINE__, __func__)

@@ -108,6 +108,13 @@ extern gasnet_threadinfo_t rv_threadinfo_get(void);
 #define GASNET_GET_THREADINFO() rv_threadinfo_get()
 #define GASNET_POST_THREADINFO(info) ((void)(info))
 #define GASNET_BEGIN_FUNCTION() ((void)0)
+/* MIN and MAX of two values, as GASNet's headers give them to clients (unless defined) */
+#ifndef MIN
+#define MIN(x, y) ((x) < (y) ? (x) : (y))
+#endif
+#ifndef MAX
+#define MAX(x, y) ((x) > (y) ? (x) : (y))
+#endif
 #ifndef PRIuSZ /* printf format of a size_t */
 #define PRIuSZ "zu"
 #endif

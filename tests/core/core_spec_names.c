@@ -434,6 +434,8 @@ static void reference_functions(void)
                   SIZEOF_LONG == sizeof(long) && SIZEOF_SIZE_T == sizeof(size_t) &&
                   INT_MAX > 0 && line[0] == '4',
                   "configuration names: %s", line);
+        RVT_CHECK(MIN(3, 7) == 3 && MAX(3, 7) == 7 && MIN(-1.5, 2.0) == -1.5,
+                  "MIN / MAX (clients such as Caffeine use them from gasnetex.h)");
         RVT_CHECK(GASNET_WAIT_SPIN != GASNET_WAIT_BLOCK && GASNET_WAIT_BLOCK != GASNET_WAIT_SPINBLOCK &&
                   (GASNET_BARRIERFLAG_UNNAMED & GASNET_BARRIERFLAG_ANONYMOUS),
                   "GASNET_WAIT_* / GASNET_BARRIERFLAG_UNNAMED");

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/tools/tools_compat.c: the gasnet_tools.h names GASNet's own test programs
  * (tests/test.h) use, without gex_Client_Init: the no-op tracing/statistics macros in the
- * forms test.h writes them, PLATFORM_* identification agreeing with the compiler, the
- * config string and performance warning, GASNETT_EXTERNC, and a client-defined
- * gasnett_backtrace_user that gasnett_print_backtrace must call first (its output is read
- * back through a pipe). */
+ * forms test.h writes them, PLATFORM_* identification agreeing with the compiler (from
+ * gasnet_portable_platform.h, included alone first), the config string and performance
+ * warning, GASNETT_EXTERNC, and a client-defined gasnett_backtrace_user that
+ * gasnett_print_backtrace must call first (its output is read back through a pipe). */
+#include <gasnet_portable_platform.h> /* first: it must stand alone (Caffeine includes it) */
 #include <gasnet_tools.h>
 #include <stdio.h>
 #include <stdlib.h>

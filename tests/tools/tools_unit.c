@@ -411,6 +411,8 @@ static int error_case(const char *c)
         gasnett_parse_int("1.5", 0);
     } else if (!strcmp(c, "fatal")) {
         gasnett_fatalerror("tools_unit stopped on purpose (%d)", 42);
+    } else if (!strcmp(c, "fatal_nopos")) {
+        gasnett_fatalerror_nopos("tools_unit stopped on purpose, no position (%d)", 43);
     } else {
         fprintf(stderr, "tools_unit: unknown case %s\n", c);
         return 2;
