@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # cmake/install.cmake: `make install` layout: bin/rivetrun, bin/rivet-info, lib/librivet.{so,a},
 # include/*.h, lib/pkgconfig/rivet.pc, lib/cmake/Rivet (find_package), share/doc/rivet, and
-# for GASNet clients include/<conduit>-conduit/*.mak, lib/pkgconfig/gasnet-*.pc, bin/gasnetrun_*.
+# for GASNet clients include/<conduit>-conduit/*.mak, include/gasnet_tools-*.mak,
+# lib/pkgconfig/gasnet-*.pc, bin/gasnetrun_*.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS rivet rivet_static EXPORT RivetTargets
@@ -77,6 +78,17 @@ foreach(RV_CONDUIT ${RIVET_GASNET_CONDUITS})
                  ${rv_gasnet_dir}/gasnetrun_${RV_CONDUIT} @ONLY)
   install(PROGRAMS ${rv_gasnet_dir}/gasnetrun_${RV_CONDUIT} DESTINATION ${CMAKE_INSTALL_BINDIR})
 endforeach()
+# and the tools-only include/gasnet_tools-{seq,par}.mak
+foreach(RV_MODE seq par)
+  if(RV_MODE STREQUAL "par")
+    set(RV_TOOLS_THREADFLAGS "-DGASNETT_THREAD_SAFE -D_REENTRANT")
+  else()
+    set(RV_TOOLS_THREADFLAGS "")
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/tools.mak.in
+                 ${rv_gasnet_dir}/stage1/gasnet_tools-${RV_MODE}.mak @ONLY)
+  list(APPEND rv_mak_stage1 gasnet_tools-${RV_MODE}.mak)
+endforeach()
 install(CODE "
   foreach(d INCDIR:${CMAKE_INSTALL_INCLUDEDIR} LIBDIR:${CMAKE_INSTALL_LIBDIR} BINDIR:${CMAKE_INSTALL_BINDIR})
     string(REGEX REPLACE \"^([A-Z]+):(.*)$\" \"\\\\1;\\\\2\" d \"\${d}\")
@@ -92,6 +104,11 @@ install(CODE "
   endforeach()
 ")
 foreach(f ${rv_mak_stage1})
-  string(REGEX REPLACE "-[a-z]+\\.mak$" "" c ${f})
-  install(FILES ${rv_gasnet_dir}/installed/${f} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${c}-conduit)
+  if(f MATCHES "^gasnet_tools-")
+    set(dest ${CMAKE_INSTALL_INCLUDEDIR})
+  else()
+    string(REGEX REPLACE "-[a-z]+\\.mak$" "-conduit" c ${f})
+    set(dest ${CMAKE_INSTALL_INCLUDEDIR}/${c})
+  endif()
+  install(FILES ${rv_gasnet_dir}/installed/${f} DESTINATION ${dest})
 endforeach()

@@ -4,8 +4,9 @@
 # and gasnet_client.cc the ways GASNet clients do: with make through every installed
 # <conduit>-<mode>.mak fragment, and with pkg-config through every gasnet-<conduit>-<mode>.pc;
 # run each program at -n 2 (rivetrun, and the gasnetrun_<conduit> wrapper) and check every
-# rank's line, including the threading mode the fragment selected. Also checks that the
-# wrapper refuses an option it cannot honour.
+# rank's line, including the threading mode the fragment selected. Also builds a tools-only
+# program through gasnet_tools-{seq,par}.mak and checks that the wrapper refuses an option
+# it cannot honour.
 # usage: gasnet_build_test.sh <build dir> <this source dir>
 set -eu
 bin=$1 src=$2
@@ -67,6 +68,32 @@ d=$tmp/mak-smp-par
 "$(pkg-config --variable=GASNET_CXX gasnet-smp-par)" -o "$d/cxx_pc" "$src/gasnet_client.cc" \
     $(pkg-config --cflags --libs gasnet-smp-par) || fail "c++ with pkg-config gasnet-smp-par"
 lang=C++ mode=PAR; check "$d/cxx_pc" $run
+
+# the tools-only fragments: a gasnet_tools.h program, no job (it runs on its own)
+cat > "$tmp/tools.c" <<'EOC'
+#include <gasnet_tools.h>
+#include <stdio.h>
+int main(void)
+{
+    gasnett_atomic_t a = gasnett_atomic_init(40);
+    gasnett_atomic_add(&a, 2, 0);
+    gasnett_tick_t t0 = gasnett_ticks_now();
+    printf("tools: %d %d\n", (int)gasnett_atomic_read(&a, 0), gasnett_ticks_now() >= t0);
+    return 0;
+}
+EOC
+for m in seq par; do
+    cat > "$tmp/Makefile.tools" <<EOM
+include \$(GASNET_PREFIX)/include/gasnet_tools-$m.mak
+tools_$m: $tmp/tools.c
+	\$(GASNETTOOLS_CC) \$(GASNETTOOLS_CPPFLAGS) \$(GASNETTOOLS_CFLAGS) -c -o tools_$m.o $tmp/tools.c
+	\$(GASNETTOOLS_LD) \$(GASNETTOOLS_LDFLAGS) -o tools_$m tools_$m.o \$(GASNETTOOLS_LIBS)
+EOM
+    make -s -C "$tmp" -f "$tmp/Makefile.tools" GASNET_PREFIX="$prefix" MANUAL_CFLAGS=-Werror ||
+        fail "make with gasnet_tools-$m.mak"
+    [ "$("$tmp/tools_$m")" = "tools: 42 1" ] || fail "tools_$m printed $("$tmp/tools_$m")"
+done
+echo "gasnet_tools-seq.mak, gasnet_tools-par.mak: PASS"
 
 # the launcher wrapper: -t shows the rivetrun command; an option it cannot honour is an error
 cmd=$("$prefix/bin/gasnetrun_smp" -t -E A,B -n 2 ./prog x)
