@@ -66,31 +66,37 @@ void gasnett_freezeForDebuggerErr(void)
         gasnett_freezeForDebuggerNow(&rv_tools_frozen, "rv_tools_frozen");
 }
 
-static void rv_tools_vfatal(const char *msg, va_list ap) __attribute__((__noreturn__));
-static void rv_tools_vfatal(const char *msg, va_list ap)
+static void rv_tools_fatal_msg(const char *msg) __attribute__((__noreturn__));
+static void rv_tools_fatal_msg(const char *msg)
 {
-    char buf[4096];
-    vsnprintf(buf, sizeof buf, msg ? msg : "(null)", ap);
     gasnett_freezeForDebuggerErr();
     /* after gex_Client_Init rv_fatal prints the backtrace itself (GASNET_BACKTRACE) */
     if (!rv_job.size) (void)gasnett_print_backtrace_ifenabled(2);
-    rv_fatal("%s", buf);
+    rv_fatal("%s", msg);
 }
+
+#define RV_TOOLS_FATAL_FORMAT(buf, msg)                            \
+    do {                                                           \
+        va_list ap;                                                \
+        va_start(ap, msg);                                         \
+        vsnprintf(buf, sizeof buf, msg ? msg : "(null)", ap);      \
+        va_end(ap);                                                \
+    } while (0)
 
 void gasnett_fatalerror(const char *msg, ...)
 {
-    va_list ap;
-    va_start(ap, msg);
-    rv_tools_vfatal(msg, ap);
+    char buf[4096];
+    RV_TOOLS_FATAL_FORMAT(buf, msg);
+    rv_tools_fatal_msg(buf);
 }
 
 /* GASNet's variant without the caller's position: Rivet's gasnett_fatalerror prints none
  * either, so the two are the same. */
 void gasnett_fatalerror_nopos(const char *msg, ...)
 {
-    va_list ap;
-    va_start(ap, msg);
-    rv_tools_vfatal(msg, ap);
+    char buf[4096];
+    RV_TOOLS_FATAL_FORMAT(buf, msg);
+    rv_tools_fatal_msg(buf);
 }
 
 void gasnett_killmyprocess(int exitcode)
