@@ -60,7 +60,8 @@ static void rv_am_check_query(const char *call, gex_TM_t tm, const gex_Event_t *
 {
     if (numargs > RV_AM_MAX_ARGS)
         rv_fatal("%s: numargs=%u exceeds gex_AM_MaxArgs()=%u", call, numargs, RV_AM_MAX_ARGS);
-    if (lc == GEX_EVENT_DEFER) rv_fatal("%s: GEX_EVENT_DEFER is not allowed as lc_opt of an AM", call);
+    if (lc == GEX_EVENT_DEFER)
+        rv_fatal("%s: GEX_EVENT_DEFER is not allowed as lc_opt of an AM", call);
     if (is_reply && lc == GEX_EVENT_GROUP)
         rv_fatal("%s: GEX_EVENT_GROUP is not allowed as lc_opt of a Reply", call);
     if ((flags & GEX_FLAG_AM_PREPARE_LEAST_CLIENT) && (flags & GEX_FLAG_AM_PREPARE_LEAST_ALLOC))

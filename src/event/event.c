@@ -98,7 +98,8 @@ gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)
     RV_CHECK_INIT("gex_Event_QueryLeaf");
     if (root == GEX_EVENT_NO_OP) rv_fatal("gex_Event_QueryLeaf: root is GEX_EVENT_NO_OP");
     /* exactly one category: not GEX_EC_ALL, not an OR of several */
-    if (!event_category || (event_category & (event_category - 1)) || (event_category & ~GEX_EC_ALL))
+    gex_EC_t ec = event_category;
+    if (!ec || (ec & (ec - 1)) || (ec & ~GEX_EC_ALL))
         rv_fatal("gex_Event_QueryLeaf: event_category 0x%x is not a single GEX_EC_* category",
                  (unsigned)event_category);
     if (root == GEX_EVENT_INVALID || !root->leaf) return GEX_EVENT_INVALID;

@@ -129,11 +129,12 @@ static void regions(void)
     gex_NBI_BeginAccessRegion(0);
     RVT_OK(gex_RMA_GetNBI(rvt_tm, dst, peer, rvt_seg_addr(peer, LEN), LEN, 0));
     gex_Event_t reg = gex_NBI_EndAccessRegion(0);
-    /* the thread's own Put is pending (ref) while the region's Get is too */
     RVT_CHECK(gex_NBI_Test(GEX_EC_GET, 0) == GASNET_OK,
               "gex_NBI_Test(GEX_EC_GET) sees a Get started inside an access region");
+    /* the thread's own Put is pending (ref) while the region's Get is too */
     uint8_t v = 0x77;
-    RVT_OK(gex_RMA_PutNBI(rvt_tm, peer, rvt_seg_addr(peer, SEG_BYTES - 1), &v, 1, GEX_EVENT_NOW, 0));
+    RVT_OK(gex_RMA_PutNBI(rvt_tm, peer, rvt_seg_addr(peer, SEG_BYTES - 1), &v, 1, GEX_EVENT_NOW,
+                          0));
     if (ref_mode) {
         RVT_CHECK(gex_NBI_Test(GEX_EC_PUT, 0) == GASNET_ERR_NOT_READY, "pending NBI Put not seen");
         RVT_CHECK(gex_NBI_Test(GEX_EC_GET | GEX_EC_RMW | GEX_EC_AM, 0) == GASNET_OK,
