@@ -3,7 +3,8 @@
  * once one event has completed and TestAll once all have, an array of only GEX_EVENT_INVALID
  * counting as success for both; completed entries (and only those) become GEX_EVENT_INVALID,
  * also when the call as a whole reports GASNET_ERR_NOT_READY; pending entries stay as they were.
- * gex_Event_QueryLeaf answers the same leaf every time it is asked. Operations started inside
+ * gex_Event_QueryLeaf answers the same leaf every time it is asked. Zero-byte transfers to a peer
+ * (every form, any lc_opt) are complete on return and sync as such. Operations started inside
  * an access region count for its event and not for gex_NBI_* of the thread, by category.
  * "Not yet" answers are certain only under RIVET_RMA=ref, where a Get completes only after
  * its initiator polls; they are checked there. Every Get's data is checked. */
@@ -122,6 +123,33 @@ static void leaves(void)
     gex_Event_Wait(reg);
 }
 
+/* Zero-byte transfers to the peer: nothing to do, every form succeeds and syncs at once. */
+static void zero_bytes(void)
+{
+    uint8_t *r = rvt_seg_addr(peer, 0), local[8];
+    gex_Event_t lc = GEX_EVENT_NO_OP;
+    gex_Event_t e[4] = {gex_RMA_PutNB(rvt_tm, peer, r, local, 0, &lc, 0),
+                        gex_RMA_PutNB(rvt_tm, peer, r, local, 0, GEX_EVENT_NOW, 0),
+                        gex_RMA_PutNB(rvt_tm, peer, r, local, 0, GEX_EVENT_DEFER, 0),
+                        gex_RMA_GetNB(rvt_tm, local, peer, r, 0, 0)};
+    for (int i = 0; i < 4; i++)
+        RVT_CHECK(e[i] != GEX_EVENT_NO_OP, "zero-byte NB operation %d returned GEX_EVENT_NO_OP", i);
+    RVT_CHECK(lc != GEX_EVENT_NO_OP, "zero-byte PutNB left its lc_opt event unset");
+    RVT_CHECK(gex_Event_Test(lc) == GASNET_OK, "zero-byte PutNB: local completion pending");
+    RVT_CHECK(gex_Event_TestAll(e, 4, 0) == GASNET_OK, "zero-byte NB operations pending");
+    RVT_OK(gex_RMA_PutBlocking(rvt_tm, peer, r, local, 0, 0));
+    RVT_OK(gex_RMA_GetBlocking(rvt_tm, local, peer, r, 0, 0));
+    gex_NBI_BeginAccessRegion(0);
+    RVT_OK(gex_RMA_PutNBI(rvt_tm, peer, r, local, 0, GEX_EVENT_GROUP, 0));
+    RVT_OK(gex_RMA_PutNBI(rvt_tm, peer, r, local, 0, GEX_EVENT_DEFER, 0));
+    RVT_OK(gex_RMA_GetNBI(rvt_tm, local, peer, r, 0, 0));
+    gex_Event_t reg = gex_NBI_EndAccessRegion(0);
+    RVT_CHECK(gex_Event_Test(reg) == GASNET_OK, "region of zero-byte NBI operations pending");
+    RVT_OK(gex_RMA_PutNBI(rvt_tm, peer, r, local, 0, GEX_EVENT_NOW, 0));
+    RVT_OK(gex_RMA_GetNBI(rvt_tm, local, peer, r, 0, 0));
+    RVT_CHECK(gex_NBI_Test(GEX_EC_ALL, 0) == GASNET_OK, "zero-byte NBI operations pending");
+}
+
 /* A region's operations are not the thread's: gex_NBI_* outside do not see them. */
 static void regions(void)
 {
@@ -158,6 +186,7 @@ int main(int argc, char **argv)
     rvt_barrier();
     arrays();
     leaves();
+    zero_bytes();
     regions();
     rvt_barrier();
     return rvt_done("rma_events");
