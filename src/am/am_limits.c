@@ -52,14 +52,35 @@ static size_t rv_am_team_max_long(const char *call, gex_TM_t tm, gex_Rank_t rank
     return m;
 }
 
-/* numargs in range, and tm names AM-capable endpoints (not a TM-pair to or from a
- * non-primordial one). */
-static void rv_am_check_query(const char *call, gex_TM_t tm, unsigned numargs)
+/* numargs in range; lc_opt one an AM of this kind accepts (never GEX_EVENT_DEFER, no
+ * GEX_EVENT_GROUP for a Reply); at most one of GEX_FLAG_AM_PREPARE_LEAST_{CLIENT,ALLOC}; and
+ * tm names AM-capable endpoints (not a TM-pair to or from a non-primordial one). */
+static void rv_am_check_query(const char *call, gex_TM_t tm, const gex_Event_t *lc, int is_reply,
+                              gex_Flags_t flags, unsigned numargs)
 {
     if (numargs > RV_AM_MAX_ARGS)
         rv_fatal("%s: numargs=%u exceeds gex_AM_MaxArgs()=%u", call, numargs, RV_AM_MAX_ARGS);
+    if (lc == GEX_EVENT_DEFER)
+        rv_fatal("%s: GEX_EVENT_DEFER is not allowed as lc_opt of an AM", call);
+    if (is_reply && lc == GEX_EVENT_GROUP)
+        rv_fatal("%s: GEX_EVENT_GROUP is not allowed as lc_opt of a Reply", call);
+    if ((flags & GEX_FLAG_AM_PREPARE_LEAST_CLIENT) && (flags & GEX_FLAG_AM_PREPARE_LEAST_ALLOC))
+        rv_fatal("%s: GEX_FLAG_AM_PREPARE_LEAST_CLIENT and GEX_FLAG_AM_PREPARE_LEAST_ALLOC are "
+                 "mutually exclusive", call);
     if (tm && tm->is_pair && (tm->pair_index || tm->ep->index))
         rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_AM", tm);
+}
+
+/* The token queries belong inside the Request handler the token was given to. */
+static struct rv_token *rv_am_check_token(const char *call, gex_Token_t token)
+{
+    if (!token) rv_fatal("%s: token is NULL", call);
+    if (token != rv_am_cur_token)
+        rv_fatal("%s: the token is not that of the AM handler running on this thread; the query "
+                 "is only allowed inside its Request handler", call);
+    if (!token->is_req) rv_fatal("%s: called from a Reply handler; it is only allowed in Request "
+                                 "handlers", call);
+    return token;
 }
 
 unsigned int gex_AM_MaxArgs(void) { return RV_AM_MAX_ARGS; }
@@ -67,24 +88,21 @@ unsigned int gex_AM_MaxArgs(void) { return RV_AM_MAX_ARGS; }
 size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
                              gex_Flags_t flags, unsigned int numargs)
 {
-    (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_AM_MaxRequestLong", tm, numargs);
+    rv_am_check_query("gex_AM_MaxRequestLong", tm, lc_opt, 0, flags, numargs);
     return rv_am_team_max_long("gex_AM_MaxRequestLong", tm, other_rank);
 }
 
 size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
                            gex_Flags_t flags, unsigned int numargs)
 {
-    (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_AM_MaxReplyLong", tm, numargs);
+    rv_am_check_query("gex_AM_MaxReplyLong", tm, lc_opt, 1, flags, numargs);
     return rv_am_team_max_long("gex_AM_MaxReplyLong", tm, other_rank);
 }
 
 size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
                                gex_Flags_t flags, unsigned int numargs)
 {
-    (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_AM_MaxRequestMedium", tm, numargs);
+    rv_am_check_query("gex_AM_MaxRequestMedium", tm, lc_opt, 0, flags, numargs);
     if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxRequestMedium", tm, other_rank);
     RV_CHECK_INIT("gex_AM_MaxRequestMedium");
     return rv_medium_max;
@@ -93,8 +111,7 @@ size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Eve
 size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
                              gex_Flags_t flags, unsigned int numargs)
 {
-    (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_AM_MaxReplyMedium", tm, numargs);
+    rv_am_check_query("gex_AM_MaxReplyMedium", tm, lc_opt, 1, flags, numargs);
     if (other_rank != GEX_RANK_INVALID) rv_tm_check_rank("gex_AM_MaxReplyMedium", tm, other_rank);
     RV_CHECK_INIT("gex_AM_MaxReplyMedium");
     return rv_medium_max;
@@ -103,16 +120,17 @@ size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event
 size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
                               unsigned int numargs)
 {
-    (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_Token_MaxReplyLong", NULL, numargs);
-    return rv_am_max_long(token->src);
+    static const char call[] = "gex_Token_MaxReplyLong";
+    rv_am_check_query(call, NULL, lc_opt, 1, flags, numargs);
+    return rv_am_max_long(rv_am_check_token(call, token)->src);
 }
 
 size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
                                 unsigned int numargs)
 {
-    (void)token, (void)lc_opt, (void)flags;
-    rv_am_check_query("gex_Token_MaxReplyMedium", NULL, numargs);
+    static const char call[] = "gex_Token_MaxReplyMedium";
+    rv_am_check_query(call, NULL, lc_opt, 1, flags, numargs);
+    rv_am_check_token(call, token);
     return rv_medium_max;
 }
 

@@ -21,6 +21,13 @@ static inline void rv_event_check_ctx(const char *call)
         rv_fatal("%s called inside an AM handler; handlers may not test or wait", call);
 }
 
+/* The array forms: flags are reserved and must be 0. */
+static inline void rv_event_check_array(const char *call, gex_Flags_t flags)
+{
+    rv_event_check_ctx(call);
+    if (__builtin_expect(flags != 0, 0)) rv_fatal("%s: flags must be 0", call);
+}
+
 int gex_Event_Test(gex_Event_t event)
 {
     rv_event_check_ctx("gex_Event_Test");
@@ -50,18 +57,16 @@ static void rv_event_scan(const char *call, gex_Event_t *pev, size_t n, size_t *
 
 int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
-    (void)flags;
     size_t live, done;
-    rv_event_check_ctx("gex_Event_TestSome");
+    rv_event_check_array("gex_Event_TestSome", flags);
     rv_event_scan("gex_Event_TestSome", pevent, numevents, &live, &done);
     return (done || !live) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
 void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
-    (void)flags;
     size_t live, done;
-    rv_event_check_ctx("gex_Event_WaitSome");
+    rv_event_check_array("gex_Event_WaitSome", flags);
     for (;;) {
         rv_event_scan("gex_Event_WaitSome", pevent, numevents, &live, &done);
         if (done || !live) return;
@@ -71,18 +76,16 @@ void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags
 
 int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
-    (void)flags;
     size_t live, done;
-    rv_event_check_ctx("gex_Event_TestAll");
+    rv_event_check_array("gex_Event_TestAll", flags);
     rv_event_scan("gex_Event_TestAll", pevent, numevents, &live, &done);
     return done == live ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
 void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
-    (void)flags;
     size_t live, done;
-    rv_event_check_ctx("gex_Event_WaitAll");
+    rv_event_check_array("gex_Event_WaitAll", flags);
     for (;;) {
         rv_event_scan("gex_Event_WaitAll", pevent, numevents, &live, &done);
         if (done == live) return;
@@ -94,6 +97,11 @@ gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)
 {
     RV_CHECK_INIT("gex_Event_QueryLeaf");
     if (root == GEX_EVENT_NO_OP) rv_fatal("gex_Event_QueryLeaf: root is GEX_EVENT_NO_OP");
+    /* exactly one category: not GEX_EC_ALL, not an OR of several */
+    gex_EC_t ec = event_category;
+    if (!ec || (ec & (ec - 1)) || (ec & ~GEX_EC_ALL))
+        rv_fatal("gex_Event_QueryLeaf: event_category 0x%x is not a single GEX_EC_* category",
+                 (unsigned)event_category);
     if (root == GEX_EVENT_INVALID || !root->leaf) return GEX_EVENT_INVALID;
     return root->leaf(root, event_category);
 }

@@ -42,6 +42,10 @@ static void rv_nbi_check(const char *call, gex_EC_t mask, gex_Flags_t flags)
     if (mask & ~GEX_EC_ALL) rv_fatal("%s: event_mask 0x%x has bits that name no GEX_EC_*", call,
                                      (unsigned)mask);
     if (flags) rv_fatal("%s: flags must be 0", call);
+    /* Operations started in a region belong to its event, not to the thread. */
+    if (rv_nbi_region)
+        rv_fatal("%s called inside an NBI access region; end the region and sync its event "
+                 "instead", call);
 }
 
 int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)

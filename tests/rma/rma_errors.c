@@ -111,6 +111,42 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "region_end")) {
         expect("gex_NBI_EndAccessRegion: no access region is open");
         (void)gex_NBI_EndAccessRegion(0);
+    } else if (!strcmp(c, "wait_in_region")) {
+        expect("gex_NBI_Wait called inside an NBI access region");
+        gex_NBI_BeginAccessRegion(0);
+        gex_RMA_PutNBI(rvt_tm, 0, base0, buf, 8, GEX_EVENT_DEFER, 0);
+        gex_NBI_Wait(GEX_EC_PUT, 0);
+    } else if (!strcmp(c, "test_in_region")) {
+        expect("gex_NBI_Test called inside an NBI access region");
+        gex_NBI_BeginAccessRegion(0);
+        (void)gex_NBI_Test(GEX_EC_ALL, 0);
+    } else if (!strcmp(c, "nbi_flags")) {
+        expect("gex_NBI_Test: flags must be 0");
+        (void)gex_NBI_Test(GEX_EC_ALL, 1);
+    } else if (!strcmp(c, "nbi_mask")) {
+        expect("gex_NBI_Wait: event_mask 0x100 has bits that name no GEX_EC_*");
+        gex_NBI_Wait((gex_EC_t)0x100, 0);
+    } else if (!strcmp(c, "region_flags")) {
+        expect("gex_NBI_BeginAccessRegion: flags must be 0");
+        gex_NBI_BeginAccessRegion(1);
+    } else if (!strcmp(c, "testsome_flags")) {
+        gex_Event_t arr[1] = {GEX_EVENT_INVALID};
+        expect("gex_Event_TestSome: flags must be 0");
+        (void)gex_Event_TestSome(arr, 1, 1);
+    } else if (!strcmp(c, "waitall_flags")) {
+        gex_Event_t arr[1] = {GEX_EVENT_INVALID};
+        expect("gex_Event_WaitAll: flags must be 0");
+        gex_Event_WaitAll(arr, 1, 2);
+    } else if (!strcmp(c, "leaf_all")) {
+        expect("gex_Event_QueryLeaf: event_category 0x1f is not a single GEX_EC_* category");
+        (void)gex_Event_QueryLeaf(GEX_EVENT_INVALID, GEX_EC_ALL);
+    } else if (!strcmp(c, "leaf_or")) {
+        ev = gex_RMA_PutNB(rvt_tm, 0, base0, buf, 8, GEX_EVENT_DEFER, 0);
+        expect("gex_Event_QueryLeaf: event_category 0xa is not a single GEX_EC_* category");
+        (void)gex_Event_QueryLeaf(ev, GEX_EC_LC | GEX_EC_PUT);
+    } else if (!strcmp(c, "leaf_noop")) {
+        expect("gex_Event_QueryLeaf: root is GEX_EVENT_NO_OP");
+        (void)gex_Event_QueryLeaf(GEX_EVENT_NO_OP, GEX_EC_LC);
     } else {
         RVT_FAIL("unknown case %s", c);
     }
