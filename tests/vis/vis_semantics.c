@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/vis/vis_semantics.c: the VIS section's normative statements one by one: peer completion
  * (every Put kind and form, payload and nbytes 0, the handler sees the data, a Put of no
- * bytes, disarm with handler 0, only the next Put is armed), the degenerate cases (elemsz 0
- * and a zero count ignore every other argument, stridelevels 0 ignores the metadata arrays,
- * empty lists, zero-length vector entries), different chunking on the two sides, reflection
- * and transpose through negative and permuted strides, strided metadata consumed at
- * initiation, and GEX_FLAG_ENABLE_LEAF_LC local completion (NB leaf event, NBI GEX_EC_LC).
- * Each rank puts to the next rank and reads back with gex_RMA_GetBlocking. */
+ * bytes, a Get between arming and Put, disarm with handler 0, only the next Put is armed),
+ * the degenerate cases (elemsz 0 and a zero count ignore every other argument, stridelevels 0
+ * ignores the metadata arrays, empty lists, zero-length vector entries), different chunking
+ * on the two sides, reflection and transpose through negative and permuted strides, strided
+ * metadata consumed at initiation, and GEX_FLAG_ENABLE_LEAF_LC local completion (NB leaf
+ * event, NBI GEX_EC_LC). Each rank puts to the next rank and reads back with
+ * gex_RMA_GetBlocking. */
 #include "rv_test.h"
 #include <gasnet_vis.h>
 
@@ -92,9 +93,12 @@ static void test_peer_completion(void)
         sync_form(form, ev, rc);
         m.magic = 0; /* may change once the Put is complete */
     }
-    /* nbytes 0: source_addr is ignored */
+    /* nbytes 0: source_addr is ignored; a Get in between leaves the handler armed for the
+     * next Put (only Puts support peer completion) */
     gex_VIS_SetPeerCompletionHandler(PC_H, NULL, 0, 0);
-    uint64_t w = 7;
+    uint64_t w = 7, r = 0;
+    RVT_CHECK(gex_VIS_VectorGetBlocking(rvt_tm, 1, (gex_Memvec_t[]){ { &r, 8 } }, peer, 1,
+                                        (gex_Memvec_t[]){ { peerbase, 8 } }, 0) == 0, "Get");
     RVT_CHECK(gex_VIS_IndexedPutBlocking(rvt_tm, peer, 1, (void *[]){ peerbase + NPC * PC_BYTES },
                                          8, 1, (void *[]){ &w }, 8, 0) == 0, "IndexedPutBlocking");
     /* a Put that moves no bytes is still a VIS Put: it is notified too (Rivet's choice) */
