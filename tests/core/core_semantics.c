@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/core/core_semantics.c: spec statements on initialization, teams and atomics not covered
  * by core_query or coll_team: gex_Client_Init with NULL argc/argv (allowed when every caller
- * does), gex_TM_Create ranking members in the order of 'args' (not by jobrank), a caller of a
+ * does), gex_TM_Create ranking members in the order of 'args' (not by jobrank) and a split of
+ * that team breaking key ties by its (not the job's) rank order, a caller of a
  * split that passes a NULL new_tm_p staying out of its colour's team, TM-pair translations and
  * queries, atomic domains on such teams (GEX_FLAG_RANK_IS_JOBRANK, GEX_FLAG_AD_MY_RANK as "the
  * team rank of the caller"), a floating-point domain with every op the spec allows for it, and
@@ -39,6 +40,17 @@ int main(void)
     uint32_t v = rvt_me * 10 + 1, got = 0;
     gex_Event_Wait(gex_Coll_BroadcastNB(rev, 0, &got, &v, sizeof v, 0));
     RVT_CHECK(got == (rvt_n - 1) * 10 + 1, "broadcast on the reversed team: %u", got);
+
+    /* a split of it with equal keys keeps its (reversed) order: ties go by parent rank */
+    gex_TM_t half = GEX_TM_INVALID;
+    gex_Rank_t prank = gex_TM_QueryRank(rev);
+    gex_TM_Split(&half, rev, (int)(prank % 2), 7, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    RVT_CHECK(gex_TM_QueryRank(half) == prank / 2, "split of rev: rank %u want %u",
+              gex_TM_QueryRank(half), prank / 2);
+    for (gex_Rank_t r = 0; r < gex_TM_QuerySize(half); r++)
+        RVT_CHECK(gex_TM_TranslateRankToJobrank(half, r) == rvt_n - 1 - (2 * r + prank % 2),
+                  "split of rev: rank %u is jobrank %u", r, gex_TM_TranslateRankToJobrank(half, r));
+    RVT_CHECK(gex_TM_Destroy(half, NULL, 0) == 0, "destroy half");
 
     /* atomics on it: each rank adds to a word of team rank 0 (jobrank n-1), named once by team
      * rank and once by jobrank; MY_RANK holds for the caller's own team rank */
