@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/core/core_semantics.c: spec statements on initialization, teams and atomics not covered
- * by core_query or coll_team: gex_Client_Init with NULL argc/argv (allowed when every caller
- * does), gex_TM_Create ranking members in the order of 'args' (not by jobrank) and a split of
- * that team breaking key ties by its (not the job's) rank order, a caller of a
- * split that passes a NULL new_tm_p staying out of its colour's team, TM-pair translations and
- * queries, atomic domains on such teams (GEX_FLAG_RANK_IS_JOBRANK, GEX_FLAG_AD_MY_RANK as "the
- * team rank of the caller"), a floating-point domain with every op the spec allows for it, and
- * gex_Event_QueryLeaf of GEX_EVENT_INVALID. */
+ * by core_query or coll_team: gex_Client_Init's error returns (GASNET_ERR_BAD_ARG for a bad
+ * name, output pointer or flag; GASNET_ERR_RESOURCE for a second client) and NULL argc/argv
+ * (allowed when every caller does), gex_TM_Create ranking members in the order of 'args' (not
+ * by jobrank) and a split of that team breaking key ties by its (not the job's) rank order, a
+ * caller of a split that passes a NULL new_tm_p staying out of its colour's team, TM-pair
+ * translations and queries, atomic domains on such teams (GEX_FLAG_RANK_IS_JOBRANK,
+ * GEX_FLAG_AD_MY_RANK as "the team rank of the caller"), a floating-point domain with every op
+ * the spec allows for it, and gex_Event_QueryLeaf of GEX_EVENT_INVALID. */
 #include "rv_test.h"
 #include <gasnet_coll.h>
 #include <gasnet_ratomic.h>
@@ -15,7 +16,20 @@
 
 int main(void)
 {
+    /* the error returns first: nothing is initialized by a refused call */
+    gex_Client_t c;
+    gex_EP_t e;
+    gex_TM_t t;
+    gex_Flags_t bad = 1;
+    while (bad & (GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS)) bad <<= 1;
+    RVT_CHECK(gex_Client_Init(&c, &e, &t, "", NULL, NULL, 0) == GASNET_ERR_BAD_ARG, "empty name");
+    RVT_CHECK(gex_Client_Init(&c, &e, &t, NULL, NULL, NULL, 0) == GASNET_ERR_BAD_ARG, "NULL name");
+    RVT_CHECK(gex_Client_Init(NULL, &e, &t, "X", NULL, NULL, 0) == GASNET_ERR_BAD_ARG, "NULL client_p");
+    RVT_CHECK(gex_Client_Init(&c, &e, &t, "X", NULL, NULL, bad) == GASNET_ERR_BAD_ARG,
+              "unknown flag 0x%x", (unsigned)bad);
     RVT_OK(gex_Client_Init(&rvt_client, &rvt_ep, &rvt_tm, "CORE_SEMANTICS", NULL, NULL, 0));
+    RVT_CHECK(gex_Client_Init(&c, &e, &t, "AGAIN", NULL, NULL, 0) == GASNET_ERR_RESOURCE,
+              "a second gex_Client_Init");
     rvt_me = gex_TM_QueryRank(rvt_tm);
     rvt_n = gex_TM_QuerySize(rvt_tm);
     RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, SEG));
