@@ -59,6 +59,19 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "pair_coll"))
         gex_Coll_ReduceToAllNB(gex_TM_Pair(rvt_ep, 0), r, v, GEX_DT_I32, 4, 1, GEX_OP_USER, user_sum,
                                NULL, 0);
+    else if (!strcmp(c, "root_invalid"))
+        gex_Coll_ReduceToOneNB(rvt_tm, GEX_RANK_INVALID, r, v, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL,
+                               NULL, 0);
+    else if (!strcmp(c, "src_null"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, NULL, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "dst_null"))
+        gex_Coll_ReduceToAllNB(rvt_tm, NULL, v, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "dt_sz_zero"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, v, GEX_DT_USER, 0, 1, GEX_OP_USER, user_sum, NULL, 0);
+    else if (!strcmp(c, "bad_dt"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, v, (gex_DT_t)0x1000, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "tm_invalid"))
+        gex_Coll_BarrierNB(GEX_TM_INVALID, 0);
     else if (!strcmp(c, "split_scratch_zero"))
         gex_TM_Split(&t, rvt_tm, 0, 0, NULL, 0, 0);
     else if (!strcmp(c, "split_no_segment"))
