@@ -77,14 +77,10 @@ static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, i
     if (__builtin_expect(tm->pair_index || tm->ep->index, 0))
         rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_VIS", tm);
     pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
-    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) {
-        if (!is_put)
-            rv_fatal("%s: a peer completion handler is armed (gex_VIS_SetPeerCompletionHandler), "
-                     "but only VIS Puts support peer completion", call);
-        if (flags & GEX_FLAG_IMMEDIATE)
-            rv_fatal("%s: GEX_FLAG_IMMEDIATE is not allowed while a peer completion handler is "
-                     "armed", call);
-    }
+    /* Only Puts support peer completion: a Get leaves the handler armed for the next Put. */
+    if (__builtin_expect(is_put && rv_vis_pc.handler != 0 && (flags & GEX_FLAG_IMMEDIATE), 0))
+        rv_fatal("%s: GEX_FLAG_IMMEDIATE is not allowed while a peer completion handler is armed",
+                 call);
     gex_Flags_t leaf_ok = is_put && form != RV_VIS_BLOCKING ? GEX_FLAG_ENABLE_LEAF_LC : 0;
     if (__builtin_expect(flags & ~(GEX_FLAG_IMMEDIATE | leaf_ok), 0)) {
         if (flags & GEX_FLAG_ENABLE_LEAF_LC & ~leaf_ok)
@@ -149,7 +145,7 @@ static gex_Event_t rv_vis_lists(const char *call, int is_get, gex_Rank_t jr, gex
         rv_vis_walk_copy(&dw, &sw, total);
         return GEX_EVENT_INVALID;
     }
-    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
+    if (__builtin_expect(!is_get && rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
         struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total, 0,
                                                RV_VIS_LC_DEFER, flags & ~GEX_FLAG_ENABLE_LEAF_LC);
         if (op) gex_Event_Wait(rv_vis_op_event(op));
@@ -280,7 +276,7 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
     l = r;
     l.base = s.lbase;
     l.dims = ld;
-    if (__builtin_expect(rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
+    if (__builtin_expect(!is_get && rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
         struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, 0, RV_VIS_LC_DEFER,
                                                flags & ~GEX_FLAG_ENABLE_LEAF_LC);
         if (op) gex_Event_Wait(rv_vis_op_event(op));

@@ -59,6 +59,19 @@ int main(int argc, char **argv)
     else if (!strcmp(c, "pair_coll"))
         gex_Coll_ReduceToAllNB(gex_TM_Pair(rvt_ep, 0), r, v, GEX_DT_I32, 4, 1, GEX_OP_USER, user_sum,
                                NULL, 0);
+    else if (!strcmp(c, "root_invalid"))
+        gex_Coll_ReduceToOneNB(rvt_tm, GEX_RANK_INVALID, r, v, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL,
+                               NULL, 0);
+    else if (!strcmp(c, "src_null"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, NULL, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "dst_null"))
+        gex_Coll_ReduceToAllNB(rvt_tm, NULL, v, GEX_DT_I32, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "dt_sz_zero"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, v, GEX_DT_USER, 0, 1, GEX_OP_USER, user_sum, NULL, 0);
+    else if (!strcmp(c, "bad_dt"))
+        gex_Coll_ReduceToAllNB(rvt_tm, r, v, (gex_DT_t)0x1000, 4, 1, GEX_OP_ADD, NULL, NULL, 0);
+    else if (!strcmp(c, "tm_invalid"))
+        gex_Coll_BarrierNB(GEX_TM_INVALID, 0);
     else if (!strcmp(c, "split_scratch_zero"))
         gex_TM_Split(&t, rvt_tm, 0, 0, NULL, 0, 0);
     else if (!strcmp(c, "split_no_segment"))
@@ -81,7 +94,29 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "create_list_differs")) {
         gex_EP_Location_t l[2] = { { z ? 0 : 1, 0 }, { z ? 1 : 0, 0 } };
         gex_TM_Create(&t, 1, rvt_tm, l, 2, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
-    } else if (!strcmp(c, "destroy_primordial"))
+    } else if (!strcmp(c, "create_ep_index")) {
+        gex_EP_Location_t l[1] = { { rvt_me, 1 } };
+        gex_TM_Create(&t, 1, rvt_tm, l, 1, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (!strcmp(c, "create_jobrank_range")) {
+        gex_EP_Location_t l[1] = { { rvt_n + 5, 0 } };
+        gex_TM_Create(&t, 1, rvt_tm, l, 1, NULL, 0, GEX_FLAG_TM_NO_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (!strcmp(c, "create_jobrank_outside")) { /* the parent holds only this rank */
+        gex_TM_t solo;
+        gex_TM_Split(&solo, rvt_tm, (int)rvt_me, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+        gex_EP_Location_t l[1] = { { (rvt_me + 1) % rvt_n, 0 } };
+        gex_TM_Create(&t, 1, solo, l, 1, NULL, 0, GEX_FLAG_TM_NO_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK);
+    } else if (!strcmp(c, "create_no_new_tms")) {
+        gex_EP_Location_t l[1] = { { rvt_me, 0 } };
+        gex_TM_Create(&t, 0, rvt_tm, l, 1, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (!strcmp(c, "create_no_scratch_addrs")) {
+        gex_EP_Location_t l[1] = { { rvt_me, 0 } };
+        gex_TM_Create(&t, 1, rvt_tm, l, 1, NULL, 4096, 0);
+    } else if (!strcmp(c, "create_member_absent")) { /* rank 0 lists rank 1, which joins nothing */
+        gex_EP_Location_t l[2] = { { 0, 0 }, { 1, 0 } };
+        gex_TM_Create(&t, 1, rvt_tm, z ? l : NULL, z ? 2 : 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    } else if (!strcmp(c, "split_pair"))
+        gex_TM_Split(&t, gex_TM_Pair(rvt_ep, 0), 0, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    else if (!strcmp(c, "destroy_primordial"))
         gex_TM_Destroy(rvt_tm, NULL, 0);
     else if (!strcmp(c, "destroy_flags")) {
         gex_TM_Split(&t, rvt_tm, 0, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);

@@ -83,6 +83,20 @@ int main(int argc, char **argv)
         else RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, GASNET_PAGESIZE));
         RVT_FAIL("attach of an odd size succeeded");
     }
+    if (!strcmp(c, "attach_null")) gex_Segment_Attach(NULL, rvt_tm, GASNET_PAGESIZE);
+    if (!strcmp(c, "attach_too_big"))
+        gex_Segment_Attach(&rvt_seg, rvt_tm, gasnet_getMaxLocalSegmentSize() + GASNET_PAGESIZE);
+    if (!strcmp(c, "attach_team")) {
+        gex_TM_t t;
+        gex_TM_Split(&t, rvt_tm, 0, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+        gex_Segment_Attach(&rvt_seg, t, GASNET_PAGESIZE);
+    }
+    if (!strcmp(c, "attach_twice")) {
+        RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, GASNET_PAGESIZE));
+        gex_Segment_Attach(&rvt_seg, rvt_tm, GASNET_PAGESIZE);
+    }
+    if (!strcmp(c, "translate_jobrank")) gex_TM_TranslateJobrankToRank(rvt_tm, rvt_n);
+    if (!strcmp(c, "translate_rank")) gex_TM_TranslateRankToJobrank(rvt_tm, rvt_n + 1);
     RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, 16 * GASNET_PAGESIZE));
     gex_AM_Entry_t table[] = {
         { H_SHORT2, (gex_AM_Fn_t)h_short2, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQREP, 2, NULL, "short2" },

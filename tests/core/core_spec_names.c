@@ -891,12 +891,6 @@ static void error_case(const char *c)
     } else if (!strcmp(c, "pc_too_big")) {
         static char big[GEX_VIS_MAX_PEERCOMPLETION + 1];
         gex_VIS_SetPeerCompletionHandler(H_PC, big, sizeof big, 0);
-    } else if (!strcmp(c, "pc_get")) {
-        static char b[8];
-        size_t one = 8;
-        gex_VIS_SetPeerCompletionHandler(H_PC, NULL, 0, 0);
-        gex_VIS_StridedGetBlocking(rvt_tm, b, NULL, 0, rvt_seg_addr(0, 0), NULL, one, NULL, 0, 0);
-        RVT_FAIL("an armed VIS Get did not fail");
     } else if (!strcmp(c, "publish_flags")) {
         gex_EP_PublishBoundSegment(rvt_tm, &rvt_ep, 1, 1);
     } else {

@@ -75,6 +75,10 @@ int main(int argc, char **argv)
         gex_AD_Create(&ad, rvt_tm, GEX_DT_I32, GEX_OP_ADD | GEX_OP_USER, 0);
     } else if (!strcmp(c, "bad_dt")) {
         gex_AD_Create(&ad, rvt_tm, GEX_DT_USER, GEX_OP_ADD, 0);
+    } else if (!strcmp(c, "null_ad_p")) {
+        gex_AD_Create(NULL, rvt_tm, GEX_DT_U64, GEX_OP_ADD, 0);
+    } else if (!strcmp(c, "invalid_ad")) {
+        (void)gex_AD_QueryOps(GEX_AD_INVALID);
     } else if (!strcmp(c, "tm_pair")) {
         gex_AD_Create(&ad, gex_TM_Pair(rvt_ep, 0), GEX_DT_U64, GEX_OP_ADD, 0);
     } else {

@@ -62,6 +62,19 @@ int main(int argc, char **argv)
                                        (size_t[]){SIZE_MAX / 4, 2, 3}, 3, 0);
         else if (!strcmp(c, "null_list"))
             gex_VIS_VectorPutNBI(rvt_tm, peer, 3, NULL, 3, sv, 0);
+        else if (!strcmp(c, "null_count"))
+            gex_VIS_StridedPutNB(rvt_tm, peer, seg, st, local, st, 8, NULL, 2, 0);
+        else if (!strcmp(c, "null_strides"))
+            gex_VIS_StridedGetNBI(rvt_tm, local, st, peer, seg, NULL, 8, cnt, 3, 0);
+        else if (!strcmp(c, "null_addrs"))
+            gex_VIS_IndexedGetNB(rvt_tm, 3, NULL, 8, peer, 3, di, 8, 0);
+        else if (!strcmp(c, "pc_immediate")) {
+            gex_VIS_SetPeerCompletionHandler(h.gex_index, NULL, 0, 0);
+            gex_VIS_VectorPutNB(rvt_tm, peer, 2, dv, 2, sv, GEX_FLAG_IMMEDIATE);
+        } else if (!strcmp(c, "pc_null_src"))
+            gex_VIS_SetPeerCompletionHandler(h.gex_index, NULL, 8, 0);
+        else if (!strcmp(c, "pc_flags"))
+            gex_VIS_SetPeerCompletionHandler(h.gex_index, NULL, 0, 1);
         else if (!strcmp(c, "in_handler"))
             gex_AM_RequestShort0(rvt_tm, rvt_me, h.gex_index, 0);
         else if (!strcmp(c, "env"))
