@@ -12,7 +12,7 @@
  * peer over every transport with the RMA engine's own checks. There is one immutable
  * buffer per byte value, made on first use and shared by all threads; they are not
  * thread-locals because librivet.so must stay loadable with dlopen, whose static TLS
- * reserve is a few hundred bytes (see tests/install/dlopen_plugin.c). */
+ * reserve is a few hundred bytes (tests/clients/client_plugin.c). */
 #define RV_MEMSET_CHUNK 4096
 
 static unsigned char *_Atomic rv_memset_bufs[256];
@@ -23,7 +23,8 @@ static const void *rv_memset_pattern(int val)
     unsigned char *b = atomic_load_explicit(&rv_memset_bufs[c], memory_order_acquire);
     if (!b) {
         unsigned char *nb = malloc(RV_MEMSET_CHUNK), *expect = NULL;
-        if (!nb) rv_fatal("gasnet_memset: out of memory for a %d-byte pattern buffer", RV_MEMSET_CHUNK);
+        if (!nb)
+            rv_fatal("gasnet_memset: out of memory for a %d-byte pattern buffer", RV_MEMSET_CHUNK);
         memset(nb, c, RV_MEMSET_CHUNK);
         if (atomic_compare_exchange_strong_explicit(&rv_memset_bufs[c], &expect, nb,
                                                     memory_order_acq_rel, memory_order_acquire)) {

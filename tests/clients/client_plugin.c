@@ -57,7 +57,8 @@ int main(int argc, char **argv)
     p_barrier();
     if ((rc = p_put((me + 1) % n))) FAIL("put through gex_TM_Pair returned %d", rc);
     p_barrier();
-    if ((wrong = p_check_put((me + n - 1) % n))) FAIL("%ld bytes wrong in the extra segment", wrong);
+    if ((wrong = p_check_put((me + n - 1) % n)))
+        FAIL("%ld bytes wrong in the extra segment", wrong);
     p_barrier();
     printf("client_plugin: rank %u of %u ok\n", me, n);
     return 0;

@@ -15,9 +15,12 @@ static gex_Client_t client;
 static gex_EP_t ep0, ep1;
 static gex_TM_t tm;
 static char *seg1;
-static volatile long arrived, bad;
+static long arrived, bad; /* updated by handlers in either polling thread: __atomic */
 
-static unsigned char pat(unsigned src, unsigned seq, size_t i) { return (unsigned char)(src * 31 + seq * 7 + i); }
+static unsigned char pat(unsigned src, unsigned seq, size_t i)
+{
+    return (unsigned char)(src * 31 + seq * 7 + i);
+}
 
 static void h_med(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
 {
@@ -25,7 +28,8 @@ static void h_med(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
     gex_Token_Info(t, &ti, GEX_TI_SRCRANK | GEX_TI_EP);
     long *count = (long *)gex_EP_QueryCData(ti.gex_ep); /* the layer finds its state here */
     for (size_t i = 0; i < n; i++)
-        if (((unsigned char *)buf)[i] != pat(ti.gex_srcrank, (unsigned)seq, i)) bad++;
+        if (((unsigned char *)buf)[i] != pat(ti.gex_srcrank, (unsigned)seq, i))
+            __atomic_add_fetch(&bad, 1, __ATOMIC_RELAXED);
     __atomic_add_fetch(count, 1, __ATOMIC_RELAXED);
 }
 
@@ -43,7 +47,8 @@ int plugin_init(int *argc, char ***argv, unsigned *rank, unsigned *size)
     if (idx != 1) return -4;
     seg1 = malloc(SEG1_BYTES);
     gex_Segment_t s;
-    if (!seg1 || gex_Segment_Create(&s, client, seg1, SEG1_BYTES, GEX_MK_HOST, 0) != GASNET_OK) return -5;
+    if (!seg1 || gex_Segment_Create(&s, client, seg1, SEG1_BYTES, GEX_MK_HOST, 0) != GASNET_OK)
+        return -5;
     gex_EP_BindSegment(ep1, s, 0);
     if (gex_EP_PublishBoundSegment(tm, &ep1, 1, 0) != GASNET_OK) return -6;
     *rank = gex_TM_QueryRank(tm);
@@ -74,7 +79,8 @@ void plugin_send(unsigned peer, unsigned first_seq, int n)
 long plugin_wait(long n)
 {
     while (__atomic_load_n(&arrived, __ATOMIC_RELAXED) < n) gasnet_AMPoll();
-    return bad + (arrived != n);
+    return __atomic_load_n(&bad, __ATOMIC_RELAXED) +
+           (__atomic_load_n(&arrived, __ATOMIC_RELAXED) != n);
 }
 
 /* Puts a pattern into peer's extra-endpoint segment through gex_TM_Pair(ep0, 1); after a
