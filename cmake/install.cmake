@@ -73,6 +73,15 @@ foreach(RV_CONDUIT ${RIVET_GASNET_CONDUITS})
     configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/conduit.mak.in
                    ${rv_gasnet_dir}/stage1/${RV_CONDUIT}-${RV_MODE}.mak @ONLY)
     list(APPEND rv_mak_stage1 ${RV_CONDUIT}-${RV_MODE}.mak)
+    # lib/libgasnet-<c>-<mode>.{so,a}: GASNet's library names, as links to librivet, for
+    # build systems that look for them (Legion's FindGASNet.cmake takes the library
+    # named gasnet-<c>-<mode> out of GASNET_LIBS)
+    foreach(ext so a)
+      file(CREATE_LINK librivet.${ext} ${rv_gasnet_dir}/libgasnet-${RV_CONDUIT}-${RV_MODE}.${ext}
+           SYMBOLIC)
+      install(FILES ${rv_gasnet_dir}/libgasnet-${RV_CONDUIT}-${RV_MODE}.${ext}
+              DESTINATION ${CMAKE_INSTALL_LIBDIR})
+    endforeach()
   endforeach()
   configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/gasnetrun.in
                  ${rv_gasnet_dir}/gasnetrun_${RV_CONDUIT} @ONLY)

@@ -371,7 +371,10 @@ typedef gasnett_mutex_t gasnett_rwlock_t;
 /* ---- thread-specific data: one void* per thread and key, zero until set ---------------- */
 #define GASNETT_THREADKEY_DEFINE(key) __thread void *rv_tools_tkey_##key
 #define GASNETT_THREADKEY_DECLARE(key) extern __thread void *rv_tools_tkey_##key
-#define gasnett_threadkey_init(key) ((void)0)
+/* Keys are __thread variables, so initialising one has nothing to do. The function has
+ * GASNet's name because clients (Realm) take its address to silence unused warnings. */
+static inline void _gasneti_threadkey_init(void **key) { (void)key; }
+#define gasnett_threadkey_init(key) _gasneti_threadkey_init(&rv_tools_tkey_##key)
 #define gasnett_threadkey_get(key) (rv_tools_tkey_##key)
 #define gasnett_threadkey_set(key, val) ((void)(rv_tools_tkey_##key = (void *)(val)))
 #define gasnett_threadkey_get_noinit(key) gasnett_threadkey_get(key)
@@ -395,14 +398,15 @@ extern void gasnett_envdbl_display(const char *key, double val, int is_dflt);
 
 /* ---- tracing and statistics: Rivet has no tracing/statistics build, so these are the
  * documented no-op forms (TRACE_PRINTF still checks its format) ------------------------- */
+/* It has GASNet's name because clients (Realm) take its address. */
 static inline __attribute__((__format__(__printf__, 1, 2)))
-void rv_tools_trace_noop(const char *format, ...) { (void)format; }
+void _gasnett_trace_printf_noop(const char *format, ...) { (void)format; }
 #define GASNETT_TRACE_ENABLED 0
 #define GASNETT_STATS_ENABLED 0
-#define GASNETT_TRACE_PRINTF rv_tools_trace_noop
-#define GASNETT_TRACE_PRINTF_FORCE rv_tools_trace_noop
-#define GASNETT_STATS_PRINTF rv_tools_trace_noop
-#define GASNETT_STATS_PRINTF_FORCE rv_tools_trace_noop
+#define GASNETT_TRACE_PRINTF _gasnett_trace_printf_noop
+#define GASNETT_TRACE_PRINTF_FORCE _gasnett_trace_printf_noop
+#define GASNETT_STATS_PRINTF _gasnett_trace_printf_noop
+#define GASNETT_STATS_PRINTF_FORCE _gasnett_trace_printf_noop
 #define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)(file), (void)(line))
 #define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)(*(pfile) = 0, *(pline) = 0))
 #define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)

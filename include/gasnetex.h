@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <stdlib.h> /* GASNet clients rely on these arriving with gasnetex.h */
+#include <stdio.h> /* GASNet clients rely on these arriving with gasnetex.h */
+#include <stdlib.h>
 #include <string.h>
 #include <limits.h>
 
@@ -176,7 +177,7 @@ typedef struct {
     size_t gex_len;
 } gex_Memvec_t;
 
-typedef uint32_t gex_EP_Index_t;
+typedef uint16_t gex_EP_Index_t; /* 16 bits, as in GASNet: clients check sizeof */
 typedef struct {
     gex_Rank_t     gex_rank;
     gex_EP_Index_t gex_ep_index;
@@ -200,37 +201,38 @@ typedef uint32_t gex_DT_t;
 #define GEX_DT_USER ((gex_DT_t)0x40)
 
 typedef uint32_t gex_OP_t;
-/* Non-fetching ops use even bit positions, their fetching forms the next bit up,
- * so GEX_OP_TO_FETCHING is a shift. */
-#define GEX_OP_ADD     ((gex_OP_t)0x00000001)
-#define GEX_OP_FADD    ((gex_OP_t)0x00000002)
-#define GEX_OP_SUB     ((gex_OP_t)0x00000004)
-#define GEX_OP_FSUB    ((gex_OP_t)0x00000008)
-#define GEX_OP_MULT    ((gex_OP_t)0x00000010)
-#define GEX_OP_FMULT   ((gex_OP_t)0x00000020)
-#define GEX_OP_MIN     ((gex_OP_t)0x00000040)
-#define GEX_OP_FMIN    ((gex_OP_t)0x00000080)
-#define GEX_OP_MAX     ((gex_OP_t)0x00000100)
-#define GEX_OP_FMAX    ((gex_OP_t)0x00000200)
-#define GEX_OP_INC     ((gex_OP_t)0x00000400)
-#define GEX_OP_FINC    ((gex_OP_t)0x00000800)
-#define GEX_OP_DEC     ((gex_OP_t)0x00001000)
-#define GEX_OP_FDEC    ((gex_OP_t)0x00002000)
-#define GEX_OP_AND     ((gex_OP_t)0x00004000)
-#define GEX_OP_FAND    ((gex_OP_t)0x00008000)
-#define GEX_OP_OR      ((gex_OP_t)0x00010000)
-#define GEX_OP_FOR     ((gex_OP_t)0x00020000)
-#define GEX_OP_XOR     ((gex_OP_t)0x00040000)
-#define GEX_OP_FXOR    ((gex_OP_t)0x00080000)
-#define GEX_OP_SET     ((gex_OP_t)0x00100000)
-#define GEX_OP_SWAP    ((gex_OP_t)0x00200000)
-#define GEX_OP_CAS     ((gex_OP_t)0x00400000)
-#define GEX_OP_FCAS    ((gex_OP_t)0x00800000)
-/* GET is a fetching op without a non-fetching form: the even bit below it stays unused,
+/* Non-fetching ops use odd bit positions from bit 3 (GEX_OP_ADD is 1<<3, the value GASNet
+ * uses and clients such as Realm's GASNet-EX wrapper check), their fetching forms the next
+ * bit up, so GEX_OP_TO_FETCHING is a shift. */
+#define GEX_OP_ADD     ((gex_OP_t)0x00000008)
+#define GEX_OP_FADD    ((gex_OP_t)0x00000010)
+#define GEX_OP_SUB     ((gex_OP_t)0x00000020)
+#define GEX_OP_FSUB    ((gex_OP_t)0x00000040)
+#define GEX_OP_MULT    ((gex_OP_t)0x00000080)
+#define GEX_OP_FMULT   ((gex_OP_t)0x00000100)
+#define GEX_OP_MIN     ((gex_OP_t)0x00000200)
+#define GEX_OP_FMIN    ((gex_OP_t)0x00000400)
+#define GEX_OP_MAX     ((gex_OP_t)0x00000800)
+#define GEX_OP_FMAX    ((gex_OP_t)0x00001000)
+#define GEX_OP_INC     ((gex_OP_t)0x00002000)
+#define GEX_OP_FINC    ((gex_OP_t)0x00004000)
+#define GEX_OP_DEC     ((gex_OP_t)0x00008000)
+#define GEX_OP_FDEC    ((gex_OP_t)0x00010000)
+#define GEX_OP_AND     ((gex_OP_t)0x00020000)
+#define GEX_OP_FAND    ((gex_OP_t)0x00040000)
+#define GEX_OP_OR      ((gex_OP_t)0x00080000)
+#define GEX_OP_FOR     ((gex_OP_t)0x00100000)
+#define GEX_OP_XOR     ((gex_OP_t)0x00200000)
+#define GEX_OP_FXOR    ((gex_OP_t)0x00400000)
+#define GEX_OP_SET     ((gex_OP_t)0x00800000)
+#define GEX_OP_SWAP    ((gex_OP_t)0x01000000)
+#define GEX_OP_CAS     ((gex_OP_t)0x02000000)
+#define GEX_OP_FCAS    ((gex_OP_t)0x04000000)
+/* GET is a fetching op without a non-fetching form: the odd bit below it stays unused,
  * so GEX_OP_TO_NONFETCHING(GEX_OP_GET) names no real op (clients rely on that). */
-#define GEX_OP_GET     ((gex_OP_t)0x02000000)
-#define GEX_OP_USER    ((gex_OP_t)0x04000000)
-#define GEX_OP_USER_NC ((gex_OP_t)0x08000000)
+#define GEX_OP_GET     ((gex_OP_t)0x10000000)
+#define GEX_OP_USER    ((gex_OP_t)0x20000000)
+#define GEX_OP_USER_NC ((gex_OP_t)0x40000000)
 #define GEX_OP_CSWAP   GEX_OP_FCAS
 #define GEX_OP_TO_FETCHING(op)    ((gex_OP_t)((op) << 1))
 #define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)((op) >> 1))
@@ -246,11 +248,11 @@ typedef uint32_t gex_OP_t;
 #define GEX_FLAG_AD_ACQ                   ((gex_Flags_t)(1u << 5))
 #define GEX_FLAG_AD_REL                   ((gex_Flags_t)(1u << 6))
 #define GEX_FLAG_RANK_IS_JOBRANK          ((gex_Flags_t)(1u << 7))
-#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT  ((gex_Flags_t)(1u << 8))
-#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC   ((gex_Flags_t)(1u << 9))
+#define GEX_FLAG_SELF_SEG_SOME            ((gex_Flags_t)(1u << 8))
+#define GEX_FLAG_SELF_SEG_BOUND           ((gex_Flags_t)(1u << 9))
 #define GEX_FLAG_SELF_SEG_UNKNOWN         ((gex_Flags_t)(1u << 10))
-#define GEX_FLAG_SELF_SEG_SOME            ((gex_Flags_t)(1u << 11))
-#define GEX_FLAG_SELF_SEG_BOUND           ((gex_Flags_t)(1u << 12))
+#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT  ((gex_Flags_t)(1u << 11)) /* GASNet's values: */
+#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC   ((gex_Flags_t)(1u << 12)) /* Realm checks them */
 #define GEX_FLAG_SELF_SEG_OFFSET          ((gex_Flags_t)(1u << 13))
 #define GEX_FLAG_PEER_SEG_UNKNOWN         ((gex_Flags_t)(1u << 14))
 #define GEX_FLAG_PEER_SEG_SOME            ((gex_Flags_t)(1u << 15))

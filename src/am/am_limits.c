@@ -4,6 +4,7 @@
 #include "am/am_long.h"
 
 static size_t rv_medium_max, rv_long_max_mapped, rv_long_max_rdma;
+static int rv_lub_early; /* a LUB query was answered before gex_Client_Init */
 
 void rv_am_init(void)
 {
@@ -11,6 +12,9 @@ void rv_am_init(void)
     if (rv_tp.lim.max_msg < m + RV_AM_HDR_MAX) m = rv_tp.lim.max_msg - RV_AM_HDR_MAX;
     if (m < 512) rv_fatal("transport %s carries only %zu-byte messages; AMs need 512 + %zu",
                           rv_tp.desc->name, rv_tp.lim.max_msg, (size_t)RV_AM_HDR_MAX);
+    if (m < RV_AM_MAX_MEDIUM && rv_lub_early)
+        rv_fatal("gex_AM_LUB* said %u before gex_Client_Init, but transport %s carries only %zu",
+                 RV_AM_MAX_MEDIUM, rv_tp.desc->name, m);
     rv_medium_max = m;
     uint64_t l = rv_cfg.AM_MAX_LONG;
     if (l > UINT32_MAX) l = UINT32_MAX;
@@ -135,11 +139,22 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, ge
 }
 
 /* The least upper bounds hold for any peer: the inline (unmapped) Long limit is
- * the Medium limit, and mapped peers allow at least that much. */
-size_t gex_AM_LUBRequestLong(void) { RV_CHECK_INIT("gex_AM_LUBRequestLong"); return rv_medium_max; }
-size_t gex_AM_LUBReplyLong(void) { RV_CHECK_INIT("gex_AM_LUBReplyLong"); return rv_medium_max; }
-size_t gex_AM_LUBRequestMedium(void) { RV_CHECK_INIT("gex_AM_LUBRequestMedium"); return rv_medium_max; }
-size_t gex_AM_LUBReplyMedium(void) { RV_CHECK_INIT("gex_AM_LUBReplyMedium"); return rv_medium_max; }
+ * the Medium limit, and mapped peers allow at least that much. They may be asked before
+ * gex_Client_Init (GASNet defines them as constants, and Realm reads one before it
+ * initialises): every transport carries RV_AM_MAX_MEDIUM then (shm rings are at least
+ * 256 KiB, ofi sends 64 KiB + headers), so that is the answer, and rv_am_init stops the job
+ * if a transport ever gave less after one was given out. */
+static size_t rv_am_lub(void)
+{
+    if (rv_client_g) return rv_medium_max;
+    rv_lub_early = 1;
+    return RV_AM_MAX_MEDIUM;
+}
+
+size_t gex_AM_LUBRequestLong(void) { return rv_am_lub(); }
+size_t gex_AM_LUBReplyLong(void) { return rv_am_lub(); }
+size_t gex_AM_LUBRequestMedium(void) { return rv_am_lub(); }
+size_t gex_AM_LUBReplyMedium(void) { return rv_am_lub(); }
 
 gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask)
 {

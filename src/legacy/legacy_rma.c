@@ -3,25 +3,38 @@
  * (Puts from a pattern buffer) and the split-phase value Get (gasnet_get_nb_val). */
 #include "legacy/legacy_int.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- memset ------------------------------------------------------------------
- * The destination is filled by Puts from a thread-local pattern buffer, so memset
- * works to every peer over every transport with the RMA engine's own checks. */
+ * The destination is filled by Puts from a pattern buffer, so memset works to every
+ * peer over every transport with the RMA engine's own checks. There is one immutable
+ * buffer per byte value, made on first use and shared by all threads; they are not
+ * thread-locals because librivet.so must stay loadable with dlopen, whose static TLS
+ * reserve is a few hundred bytes (tests/clients/client_plugin.c). */
 #define RV_MEMSET_CHUNK 4096
 
-static _Thread_local unsigned char rv_memset_buf[RV_MEMSET_CHUNK];
-static _Thread_local int rv_memset_val = -1;
+static unsigned char *_Atomic rv_memset_bufs[256];
 
 static const void *rv_memset_pattern(int val)
 {
     unsigned char c = (unsigned char)val;
-    if (rv_memset_val != c) {
-        memset(rv_memset_buf, c, sizeof rv_memset_buf);
-        rv_memset_val = c;
+    unsigned char *b = atomic_load_explicit(&rv_memset_bufs[c], memory_order_acquire);
+    if (!b) {
+        unsigned char *nb = malloc(RV_MEMSET_CHUNK), *expect = NULL;
+        if (!nb)
+            rv_fatal("gasnet_memset: out of memory for a %d-byte pattern buffer", RV_MEMSET_CHUNK);
+        memset(nb, c, RV_MEMSET_CHUNK);
+        if (atomic_compare_exchange_strong_explicit(&rv_memset_bufs[c], &expect, nb,
+                                                    memory_order_acq_rel, memory_order_acquire)) {
+            b = nb;
+        } else {
+            free(nb); /* another thread published one first */
+            b = expect;
+        }
     }
-    return rv_memset_buf;
+    return b;
 }
 
 void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes)

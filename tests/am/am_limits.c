@@ -3,7 +3,8 @@
  * gex_AM_Max{Request,Reply}{Medium,Long} result is >= 512 for every peer, argument
  * count, lc_opt and flags, non-increasing in the argument count, symmetric between the
  * two ends (exchanged with AMs), and for GEX_RANK_INVALID the minimum over the peers
- * and the same on every rank; the gex_AM_LUB* values are >= 512 and below every Max;
+ * and the same on every rank; the gex_AM_LUB* values are >= 512 and below every Max, and
+ * may be asked before gex_Client_Init with the same answer (Realm does);
  * gex_Token_MaxReply* inside a Request handler equals gex_AM_MaxReply* for the sender. */
 #include "rv_test.h"
 
@@ -91,6 +92,8 @@ static void h_answer(gex_Token_t t) { (void)t; answers++; }
 
 int main(int argc, char **argv)
 {
+    size_t early[NF] = { gex_AM_LUBRequestMedium(), gex_AM_LUBReplyMedium(),
+                         gex_AM_LUBRequestLong(), gex_AM_LUBReplyLong() };
     rvt_init(&argc, &argv, 0);
     gex_AM_Entry_t table[] = {
         { H_ROW, (gex_AM_Fn_t)h_row, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 0, NULL, "row" },
@@ -102,7 +105,11 @@ int main(int argc, char **argv)
 
     size_t lub[NF] = { gex_AM_LUBRequestMedium(), gex_AM_LUBReplyMedium(),
                        gex_AM_LUBRequestLong(), gex_AM_LUBReplyLong() };
-    for (int f = 0; f < NF; f++) RVT_CHECK(lub[f] >= 512, "LUB %d is %zu", f, lub[f]);
+    for (int f = 0; f < NF; f++) {
+        RVT_CHECK(lub[f] >= 512, "LUB %d is %zu", f, lub[f]);
+        RVT_CHECK(lub[f] == early[f], "LUB %d is %zu, but %zu before gex_Client_Init", f, lub[f],
+                  early[f]);
+    }
 
     static const gex_Flags_t flagsets[] = { 0, GEX_FLAG_IMMEDIATE, GEX_FLAG_AM_PREPARE_LEAST_CLIENT,
                                             GEX_FLAG_AM_PREPARE_LEAST_ALLOC };

@@ -73,7 +73,8 @@ int main(int argc, char **argv)
     if (!strcmp(c, "before_init_poll")) gasnet_AMPoll();
     if (!strcmp(c, "before_init_am")) gex_AM_RequestShort0(GEX_TM_INVALID, 0, H_SHORT2, 0);
     if (!strcmp(c, "before_init_query")) (void)gex_System_QueryJobRank();
-    if (!strcmp(c, "before_init_max")) (void)gex_AM_LUBRequestMedium();
+    if (!strcmp(c, "before_init_max"))
+        (void)gex_AM_MaxRequestMedium(GEX_TM_INVALID, GEX_RANK_INVALID, GEX_EVENT_NOW, 0, 2);
 
     RVT_OK(gex_Client_Init(&rvt_client, &rvt_ep, &rvt_tm, "CORE_ERR", &argc, &argv, 0));
     rvt_me = gex_TM_QueryRank(rvt_tm);

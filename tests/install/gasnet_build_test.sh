@@ -6,7 +6,8 @@
 # run each program at -n 2 (rivetrun, and the gasnetrun_<conduit> wrapper) and check every
 # rank's line, including the threading mode the fragment selected. Also builds a tools-only
 # program through gasnet_tools-{seq,par}.mak and checks that the wrapper refuses an option
-# it cannot honour.
+# it cannot honour. The programs link through lib/libgasnet-<conduit>-<mode>, GASNet's
+# library names (links to librivet).
 # usage: gasnet_build_test.sh <build dir> <this source dir>
 set -eu
 bin=$1 src=$2
@@ -50,6 +51,12 @@ for c in $conduits; do
         mode=$(echo "$m" | tr a-z A-Z)
         d=$tmp/mak-$c-$m
         mkdir "$d"
+        # GASNet's library name (CMake finders such as Legion's take it from GASNET_LIBS)
+        for ext in so a; do
+            [ -e "$prefix/lib/libgasnet-$c-$m.$ext" ] || fail "no lib/libgasnet-$c-$m.$ext"
+        done
+        pkg-config --variable=GASNET_LIBS "gasnet-$c-$m" | grep -q -- "-lgasnet-$c-$m " ||
+            fail "GASNET_LIBS of gasnet-$c-$m.pc does not name -lgasnet-$c-$m"
         make -s -C "$d" -f "$tmp/Makefile" GASNET_PREFIX="$prefix" CONDUIT="$c" MODE="$m" SRC="$src" ||
             fail "make with $c-$m.mak"
         lang=C; check "$d/c_prog" $run
