@@ -16,13 +16,14 @@ trap 'rm -rf "$tmp"' EXIT
 prefix=$tmp/prefix
 cmake --install "$bin" --prefix "$prefix" >/dev/null
 fail() { echo "gasnet_build_test.sh: FAIL: $*"; exit 1; }
-# check <program> <launcher...>: both ranks report the language and mode wanted ($lang, $mode)
+# check <program> <launcher...>: both ranks report the language, mode and conduit wanted
+# ($lang, $mode, $c)
 check() {
     prog=$1; shift
     out=$("$@" -n 2 "$prog") || fail "$* -n 2 $prog exited $?"
     for r in 0 1; do
-        echo "$out" | grep -qx "gasnet_client $lang: rank $r of 2, GASNET_$mode, data ok" ||
-            { echo "$out"; fail "$prog: no line from rank $r ($lang, GASNET_$mode)"; }
+        echo "$out" | grep -qx "gasnet_client $lang: rank $r of 2, GASNET_$mode, conduit $c, data ok" ||
+            { echo "$out"; fail "$prog: no line from rank $r ($lang, GASNET_$mode, $c)"; }
     done
 }
 conduits=$(cd "$prefix/include" && ls -d ./*-conduit | sed 's|^\./||; s|-conduit$||')
@@ -74,7 +75,7 @@ d=$tmp/mak-smp-par
 # shellcheck disable=SC2046
 "$(pkg-config --variable=GASNET_CXX gasnet-smp-par)" -o "$d/cxx_pc" "$src/gasnet_client.cc" \
     $(pkg-config --cflags --libs gasnet-smp-par) || fail "c++ with pkg-config gasnet-smp-par"
-lang=C++ mode=PAR; check "$d/cxx_pc" $run
+c=smp lang=C++ mode=PAR; check "$d/cxx_pc" $run
 
 # the tools-only fragments: a gasnet_tools.h program, no job (it runs on its own)
 cat > "$tmp/tools.c" <<'EOC'

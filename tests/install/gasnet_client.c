@@ -10,6 +10,14 @@
 #else
 #define MODE "PAR"
 #endif
+/* the fragment or .pc names its conduit, as GASNet's do */
+#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
+#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
+#elif defined(GASNET_CONDUIT_SMP)
+#define CONDUIT "smp"
+#else
+#define CONDUIT "ofi"
+#endif
 #define WORDS 8
 
 int main(int argc, char **argv)
@@ -38,6 +46,6 @@ int main(int argc, char **argv)
                 gasnet_exit(1);
             }
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
-    printf("gasnet_client C: rank %u of %u, GASNET_%s, data ok\n", me, n, MODE);
+    printf("gasnet_client C: rank %u of %u, GASNET_%s, conduit %s, data ok\n", me, n, MODE, CONDUIT);
     return 0;
 }

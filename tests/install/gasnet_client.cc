@@ -12,6 +12,14 @@
 #else
 #define MODE "PAR"
 #endif
+/* the fragment or .pc names its conduit, as GASNet's do */
+#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
+#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
+#elif defined(GASNET_CONDUIT_SMP)
+#define CONDUIT "smp"
+#else
+#define CONDUIT "ofi"
+#endif
 
 namespace {
 const gex_AM_Index_t H_PING = 210, H_PONG = 211;
@@ -50,6 +58,6 @@ int main(int argc, char **argv)
         gasnet_exit(1);
     }
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
-    std::printf("gasnet_client C++: rank %u of %u, GASNET_%s, data ok\n", me, n, MODE);
+    std::printf("gasnet_client C++: rank %u of %u, GASNET_%s, conduit %s, data ok\n", me, n, MODE, CONDUIT);
     return 0;
 }
