@@ -7,7 +7,7 @@
 #include "core/core.h"
 #include "am/am_int.h"
 #include "coll/coll_int.h"
-#include "transport/shm/shm_int.h"
+#include "core/shmobj.h"
 #include "gasnet_mk.h"
 
 #include <pthread.h>
@@ -32,7 +32,7 @@ static uintptr_t rv_page_round(uintptr_t n)
 static void rv_seg_shm_name(char *buf, size_t len, gex_Rank_t owner, uint32_t tag)
 {
     char base[80];
-    rv_shm_name(base, sizeof base, rv_job.secret, 'x', owner);
+    rv_shmobj_name(base, sizeof base, rv_job.secret, 'x', owner);
     snprintf(buf, len, "%s.%u", base, tag);
 }
 
@@ -155,7 +155,7 @@ static int rv_seg_alloc(struct rv_segment *seg, uintptr_t length)
         pthread_mutex_unlock(&rv_mep_lock);
         char name[128];
         rv_seg_shm_name(name, sizeof name, rv_job.rank, tag);
-        void *p = rv_shm_create(name, rounded, 0);
+        void *p = rv_shmobj_create(name, rounded, 0);
         if (p) {
             seg->addr = p;
             seg->tag = tag;
@@ -321,7 +321,7 @@ static void rv_epseg_install(const char *call, gex_Rank_t jr, const rv_pubrec_t 
     if (p->tag && !e->tag && rv_job_in_nbrhd(jr)) {
         char name[128];
         rv_seg_shm_name(name, sizeof name, jr, p->tag);
-        void *m = rv_shm_attach(name, rv_page_round(size));
+        void *m = rv_shmobj_attach(name, rv_page_round(size));
         if (!m)
             rv_fatal("%s: cannot map the %" PRIuPTR "-byte segment of endpoint index %u of "
                      "neighbour rank %u (%s)", call, size, p->index, jr, name);

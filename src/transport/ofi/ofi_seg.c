@@ -38,8 +38,8 @@ static int rv_ofi_seg_map_nbrs(rv_ofi_t *o, rv_segmap_t *map)
         uint32_t r = rv_job.nbrhd_ranks[i];
         if (r == o->me || !o->rseg[r].size) continue;
         char peer[96];
-        rv_shm_name(peer, sizeof peer, rv_job.secret, 'o', r);
-        map[r].local_base = o->nbrseg[r] = rv_shm_attach(peer, (size_t)o->rseg[r].size);
+        rv_shmobj_name(peer, sizeof peer, rv_job.secret, 'o', r);
+        map[r].local_base = o->nbrseg[r] = rv_shmobj_attach(peer, (size_t)o->rseg[r].size);
         ok = o->nbrseg[r] != NULL;
     }
     return ok;
@@ -50,11 +50,11 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
     rv_ofi_t *o = priv;
     const int shared = rv_job.nbrhd_size > 1;
     char name[96];
-    rv_shm_name(name, sizeof name, rv_job.secret, 'o', o->me);
+    rv_shmobj_name(name, sizeof name, rv_job.secret, 'o', o->me);
     void *mine = NULL;
     int ok = 1;
     if (size && shared) {
-        ok = (mine = rv_shm_create(name, size, 0)) != NULL;
+        ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
     } else if (size) {
         mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                     -1, 0);

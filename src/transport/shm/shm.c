@@ -39,51 +39,6 @@ static char rv_shm_tsan_sync;
 #define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
 #define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
 
-void rv_shm_name(char *buf, size_t len, const char *secret, char kind, uint32_t rank)
-{
-    snprintf(buf, len, "/rivet-%s-%c%u", secret, kind, rank);
-}
-
-void *rv_shm_create(const char *name, size_t len, int populate)
-{
-    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        rv_warn("shm: shm_open(%s) failed: %s", name, strerror(errno));
-        return NULL;
-    }
-    if (ftruncate(fd, (off_t)len) != 0) {
-        rv_warn("shm: sizing %s to %zu bytes failed: %s", name, len, strerror(errno));
-        close(fd);
-        shm_unlink(name);
-        return NULL;
-    }
-    int fl = MAP_SHARED | MAP_NORESERVE | (populate ? MAP_POPULATE : 0);
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, fl, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        rv_warn("shm: mapping %s (%zu bytes) failed: %s", name, len, strerror(errno));
-        shm_unlink(name);
-        return NULL;
-    }
-    return p;
-}
-
-void *rv_shm_attach(const char *name, size_t len)
-{
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0) {
-        rv_warn("shm: opening peer object %s failed: %s", name, strerror(errno));
-        return NULL;
-    }
-    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-    close(fd);
-    if (p == MAP_FAILED) {
-        rv_warn("shm: mapping peer object %s (%zu bytes) failed: %s", name, len, strerror(errno));
-        return NULL;
-    }
-    return p;
-}
-
 int rv_shm_all_ok(int ok)
 {
     uint32_t size = rv_job.size;
@@ -156,14 +111,14 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     int ok = s->qmap && s->out && s->in && s->ihead && s->segs && s->seglen;
 
     char name[96];
-    rv_shm_name(name, sizeof name, s->secret, 'q', s->me);
-    if (ok) ok = (s->qmap[s->me] = rv_shm_create(name, s->qlen, 1)) != NULL;
+    rv_shmobj_name(name, sizeof name, s->secret, 'q', s->me);
+    if (ok) ok = (s->qmap[s->me] = rv_shmobj_create(name, s->qlen, 1)) != NULL;
     if (!rv_shm_all_ok(ok)) goto fail;
     for (uint32_t r = 0; r < s->size && ok; r++) {
         if (r == s->me) continue;
         char peer[96];
-        rv_shm_name(peer, sizeof peer, s->secret, 'q', r);
-        ok = (s->qmap[r] = rv_shm_attach(peer, s->qlen)) != NULL;
+        rv_shmobj_name(peer, sizeof peer, s->secret, 'q', r);
+        ok = (s->qmap[r] = rv_shmobj_attach(peer, s->qlen)) != NULL;
     }
     if (!rv_shm_all_ok(ok)) goto fail;
     shm_unlink(name);

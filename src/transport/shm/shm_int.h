@@ -5,6 +5,7 @@
 
 #include "transport/transport.h"
 #include "transport/shm/shm_ring.h"
+#include "core/shmobj.h"
 
 /* Per-process state (allocated zeroed by the core, priv_size bytes). */
 typedef struct rv_shm {
@@ -20,16 +21,6 @@ typedef struct rv_shm {
     uintptr_t      *seglen;  /* [size] */
     const char     *secret;
 } rv_shm_t;
-
-/* "/rivet-<secret>-<kind><rank>", the name of one shared object of this job. */
-void rv_shm_name(char *buf, size_t len, const char *secret, char kind, uint32_t rank);
-
-/* Creates (exclusively, mode 0600) and maps an object of len bytes. NULL on failure
- * (reason printed). */
-void *rv_shm_create(const char *name, size_t len, int populate);
-
-/* Maps an existing object of len bytes. NULL on failure (reason printed). */
-void *rv_shm_attach(const char *name, size_t len);
 
 /* Agrees across the job whether every rank succeeded (ok = 1). A bootstrap
  * allgather: also a barrier. Returns 1 if all did. */

@@ -17,10 +17,10 @@ int rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 {
     rv_shm_t *s = priv;
     char name[96];
-    rv_shm_name(name, sizeof name, s->secret, 's', s->me);
+    rv_shmobj_name(name, sizeof name, s->secret, 's', s->me);
     void *mine = NULL;
     int ok = 1;
-    if (size) ok = (mine = rv_shm_create(name, size, 0)) != NULL;
+    if (size) ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
     s->segs[s->me] = mine;
     s->seglen[s->me] = mine ? size : 0;
 
@@ -38,8 +38,8 @@ int rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
             map[r].local_base = mine;
         } else if (all[r].size) {
             char peer[96];
-            rv_shm_name(peer, sizeof peer, s->secret, 's', r);
-            map[r].local_base = s->segs[r] = rv_shm_attach(peer, (size_t)all[r].size);
+            rv_shmobj_name(peer, sizeof peer, s->secret, 's', r);
+            map[r].local_base = s->segs[r] = rv_shmobj_attach(peer, (size_t)all[r].size);
             s->seglen[r] = s->segs[r] ? (uintptr_t)all[r].size : 0;
             ok = s->segs[r] != NULL;
         }
