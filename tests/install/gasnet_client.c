@@ -3,21 +3,7 @@
 #include <gasnetex.h>
 #include <stdio.h>
 
-#if defined(GASNET_SEQ)
-#define MODE "SEQ"
-#elif defined(GASNET_PARSYNC)
-#define MODE "PARSYNC"
-#else
-#define MODE "PAR"
-#endif
-/* the fragment or .pc names its conduit, as GASNet's do */
-#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
-#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
-#elif defined(GASNET_CONDUIT_SMP)
-#define CONDUIT "smp"
-#else
-#define CONDUIT "ofi"
-#endif
+#include "gasnet_client_build.h"
 #define WORDS 8
 
 int main(int argc, char **argv)

@@ -5,21 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#if defined(GASNET_SEQ)
-#define MODE "SEQ"
-#elif defined(GASNET_PARSYNC)
-#define MODE "PARSYNC"
-#else
-#define MODE "PAR"
-#endif
-/* the fragment or .pc names its conduit, as GASNet's do */
-#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
-#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
-#elif defined(GASNET_CONDUIT_SMP)
-#define CONDUIT "smp"
-#else
-#define CONDUIT "ofi"
-#endif
+#include "gasnet_client_build.h"
 
 namespace {
 const gex_AM_Index_t H_PING = 210, H_PONG = 211;

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tests/install/gasnet_client_build.h: MODE and CONDUIT, what the fragment or .pc a test client
+ * was built with selected (its GASNET_<mode> and GASNET_CONDUIT_<name> defines). */
+#ifndef GASNET_CLIENT_BUILD_H
+#define GASNET_CLIENT_BUILD_H
+#if defined(GASNET_SEQ)
+#define MODE "SEQ"
+#elif defined(GASNET_PARSYNC)
+#define MODE "PARSYNC"
+#else
+#define MODE "PAR"
+#endif
+/* the fragment or .pc names its conduit, as GASNet's do */
+#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
+#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
+#elif defined(GASNET_CONDUIT_SMP)
+#define CONDUIT "smp"
+#else
+#define CONDUIT "ofi"
+#endif
+#endif
