@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Makefile: the short way to build, run, test and install Rivet (wraps CMake).
-#   make run        deps, Release build in build/, then a 4-rank demo job
+#   make run        deps, Release build of the library, rivetrun and examples/hello, then a
+#                   4-rank demo job (tests and benchmarks are not built)
 #   make test       deps, build, the whole ctest suite (exit status = result)
 #   make install PREFIX=/dir
 #   make asan | tsan | clang    the suite under ASan+UBSan, TSan (without the ofi runs, whose
@@ -21,16 +22,18 @@ all: build
 deps:
 	@scripts/deps.sh
 
-# configure + build one tree: $(call build_tree,dir,build type,extra cmake args)
+# configure + build one tree: $(call build_tree,dir,build type,extra cmake args[,targets])
 define build_tree
 	cmake -S . -B $(1) -DCMAKE_BUILD_TYPE=$(2) $(3) >/dev/null
-	cmake --build $(1) -j $(JOBS)
+	cmake --build $(1) -j $(JOBS) $(if $(4),--target $(4))
 endef
 
 build: deps
 	$(call build_tree,$(BUILD),Release)
 
-run: build
+# The demo builds only what it runs: the library, rivetrun and the example.
+run: deps
+	$(call build_tree,$(BUILD),Release,,rivetrun hello)
 	$(BUILD)/bin/rivetrun -n $(NP) $(BUILD)/examples/hello
 
 test: build
