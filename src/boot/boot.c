@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* boot/boot.c: picks the bootstrap (rivetrun launcher or singleton) and dispatches boot.h to it. */
+/* boot/boot.c: picks the bootstrap (rivetrun launcher, fork spawner or singleton) and dispatches boot.h to it. */
 #include "boot/boot.h"
+#include "boot/fork/fork.h"
 #include "boot/launcher/launcher.h"
 #include "boot/launcher/proto.h"
 #include "boot/singleton/singleton.h"
@@ -24,8 +25,16 @@ int rv_boot_init(rv_boot_info_t *info)
     int rc;
     int mode;
     const char *fd = getenv(RV_BOOT_ENV_FD);
+    uint32_t nfork = 1;
     if (fd && *fd) {
+        /* A launcher started us: it decides the job; GASNET_PSHM_NODES forks nothing. */
         rc = rv_boot_launcher_init(&rv_boot_info);
+        mode = RV_BOOT_LAUNCHER;
+    } else if (rv_boot_fork_nodes(&nfork) != 0) {
+        return -1;
+    } else if (nfork > 1) {
+        /* Returns in each forked rank, which then speaks the launcher protocol. */
+        rc = rv_boot_fork_init(&rv_boot_info, nfork);
         mode = RV_BOOT_LAUNCHER;
     } else {
         rc = rv_boot_singleton_init(&rv_boot_info);
@@ -55,7 +64,13 @@ int rv_boot_barrier(void)
 
 void rv_boot_exit_job(int code)
 {
-    if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code);
+    if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, 0);
+}
+
+void rv_boot_fatal_job(int code)
+{
+    if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, RV_BOOT_EXIT_FATAL);
+    else if (rv_boot_mode == RV_BOOT_NONE) rv_boot_launcher_fatal_early(code);
 }
 
 void rv_boot_fini(void)

@@ -16,9 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *rivetrun, *prog, *fake_ssh;
+static const char *rivetrun, *prog, *fake_ssh, *fork_prog;
 static int failures;
 static int ready_sig = SIGTERM;   /* what run_cmd sends once the ranks are ready */
+static int ready_pgrp;            /* run the command in its own process group and send
+                                   * ready_sig to the whole group, as ^C at a terminal does */
 
 #define FAIL(...)                                                                          \
     do {                                                                                   \
@@ -62,6 +64,7 @@ static void run_cmd(char *const argv[], int sig_after_ready, long long limit_ms,
     long long t0 = now_ms();
     pid_t pid = fork();
     if (pid == 0) {
+        if (ready_pgrp) setpgid(0, 0);
         dup2(p[1], 1);
         dup2(p[1], 2);
         for (int i = 0; envp_extra && envp_extra[i]; i++) putenv(envp_extra[i]);
@@ -101,7 +104,7 @@ static void run_cmd(char *const argv[], int sig_after_ready, long long limit_ms,
             else if (room) r->outlen += (size_t)got;
             r->out[r->outlen] = 0;
             if (sig_after_ready && !signalled && count_lines(r, "ready ") >= sig_after_ready) {
-                kill(pid, ready_sig);
+                kill(ready_pgrp ? -pid : pid, ready_sig);
                 signalled = 1;
                 sig_at = now_ms();
             }
@@ -561,7 +564,151 @@ static void case_mh_secret(void)
     }
 }
 
+static void expect_no(const run_t *r, const char *text, const char *what)
+{
+    if (strstr(r->out, text)) FAIL("%s: output has \"%s\"", what, text);
+}
+
+/* ---- a fatal error is reported as one, not as gasnet_exit(1) ---- */
+
+static void case_fatal(void)
+{
+    run_t r;
+    /* found while reading the environment, before the rank connected */
+    run_cmd(RR("-n", "2", (char *)fork_prog, "check"), 0, 20000, &r,
+            (char *[]){"RIVET_VERBOSE=abc", NULL});
+    expect_status(&r, 1, "fatal before init");
+    expect_out(&r, "rivet: fatal: environment: RIVET_VERBOSE=abc is not an integer", "fatal before init");
+    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fatal before init");
+    expect_no(&r, "gasnet_exit", "fatal before init");
+    expect_no(&r, "exited with status 1", "fatal before init");
+    expect_faster(&r, 5000, "fatal before init");
+    /* found once the rank is connected (the transport choice) */
+    run_cmd(RR("-n", "2", (char *)fork_prog, "check"), 0, 20000, &r,
+            (char *[]){"RIVET_TRANSPORT=bogus", NULL});
+    expect_status(&r, 1, "fatal after connect");
+    expect_out(&r, "rivet: fatal: RIVET_TRANSPORT=bogus", "fatal after connect");
+    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fatal after connect");
+    expect_no(&r, "gasnet_exit", "fatal after connect");
+    /* a real gasnet_exit(1) is still one */
+    run_cmd(RR("-n", "2", (char *)fork_prog, "exitjob", "1", "1"), 0, 20000, &r, NULL);
+    expect_status(&r, 1, "gasnet_exit(1)");
+    expect_out(&r, "rivetrun: rank 1 (pid ", "gasnet_exit(1)");
+    expect_out(&r, ") called gasnet_exit(1); terminating the job", "gasnet_exit(1)");
+    expect_no(&r, "fatal error", "gasnet_exit(1)");
+}
+
+/* ---- fork spawning: GASNET_PSHM_NODES=N and no launcher ---- */
+
+#define FP(...) ((char *const[]){(char *)fork_prog, __VA_ARGS__, NULL})
+
+/* AM, RMA and barrier with data checked, same addresses, output of every rank (and the
+ * pre-fork output once), nothing left behind; GASNET_PSHM_NODES under rivetrun forks nothing. */
+static void case_fork_ok(void)
+{
+    run_t r;
+    run_cmd(FP("check", "4"), 0, 60000, &r, (char *[]){"GASNET_PSHM_NODES=4", NULL});
+    expect_status(&r, 0, "fork_ok");
+    for (int k = 0; k < 4; k++) {
+        char line[64];
+        snprintf(line, sizeof line, "fork_prog: rank %d/4 checked", k);
+        expect_out(&r, line, "fork_ok");
+    }
+    if (count_lines(&r, "fork_prog: before init") != 1)
+        FAIL("fork_ok: output buffered before the fork was written %d times",
+             count_lines(&r, "fork_prog: before init"));
+    expect_out(&r, "fork_prog: PASS on 4 ranks", "fork_ok");
+    expect_shm_clean(&r, 0, "fork_ok");
+    expect_ranks_gone(&r, 5, "fork_ok");   /* 4 ranks + the supervisor */
+    run_cmd(RR("-n", "2", (char *)fork_prog, "check", "2"), 0, 60000, &r,
+            (char *[]){"GASNET_PSHM_NODES=4", NULL});
+    expect_status(&r, 0, "fork_ok under rivetrun");
+    expect_out(&r, "fork_prog: PASS on 2 ranks", "fork_ok under rivetrun");
+}
+
+static void case_fork_exit(void)
+{
+    run_t r;
+    char *env[] = {"GASNET_PSHM_NODES=4", NULL};
+    run_cmd(FP("exitjob", "2", "7"), 0, 20000, &r, env);
+    expect_status(&r, 7, "fork_exit");
+    expect_out(&r, "rivet: rank 2 (pid ", "fork_exit");
+    expect_out(&r, ") called gasnet_exit(7); terminating the job", "fork_exit");
+    expect_faster(&r, 5000, "fork_exit");
+    expect_shm_clean(&r, 0, "fork_exit");
+    expect_ranks_gone(&r, 5, "fork_exit");
+    run_cmd(FP("exitjob", "0", "0"), 0, 20000, &r, env);
+    expect_status(&r, 0, "fork_exit 0");
+    expect_faster(&r, 5000, "fork_exit 0");
+    run_cmd(FP("check"), 0, 20000, &r, (char *[]){"GASNET_PSHM_NODES=2", "RIVET_TRANSPORT=bogus", NULL});
+    expect_status(&r, 1, "fork_exit fatal");
+    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fork_exit fatal");
+    expect_no(&r, "gasnet_exit", "fork_exit fatal");
+}
+
+static void case_fork_sigkill(void)
+{
+    run_t r;
+    run_cmd(FP("sigkill", "1"), 0, 20000, &r, (char *[]){"GASNET_PSHM_NODES=4", NULL});
+    expect_status(&r, 128 + SIGKILL, "fork_sigkill");
+    expect_out(&r, "rivet: rank 1 (pid ", "fork_sigkill");
+    expect_out(&r, ") was killed by signal SIGKILL", "fork_sigkill");
+    expect_out(&r, "rivet: terminating the job", "fork_sigkill");
+    expect_faster(&r, 5000, "fork_sigkill");
+    expect_shm_clean(&r, 0, "fork_sigkill");
+    expect_ranks_gone(&r, 5, "fork_sigkill");
+}
+
+/* SIGTERM to the supervisor (kill PID), and SIGINT to the whole process group (^C). */
+static void case_fork_signal(void)
+{
+    run_t r;
+    char *env[] = {"GASNET_PSHM_NODES=3", NULL};
+    run_cmd(FP("ready"), 3, 20000, &r, env);
+    expect_status(&r, 128 + SIGTERM, "fork_signal SIGTERM");
+    if (r.after_sig < 0 || r.after_sig > 5000) FAIL("fork_signal SIGTERM: exit %lld ms after it", r.after_sig);
+    expect_out(&r, "received SIGTERM", "fork_signal SIGTERM");
+    expect_shm_clean(&r, 0, "fork_signal SIGTERM");
+    expect_ranks_gone(&r, 4, "fork_signal SIGTERM");
+    ready_sig = SIGINT;
+    ready_pgrp = 1;
+    run_cmd(FP("ready"), 3, 20000, &r, env);
+    ready_sig = SIGTERM;
+    ready_pgrp = 0;
+    expect_status(&r, 128 + SIGINT, "fork_signal ^C");
+    if (r.after_sig < 0 || r.after_sig > 5000) FAIL("fork_signal ^C: exit %lld ms after it", r.after_sig);
+    expect_shm_clean(&r, 0, "fork_signal ^C");
+    expect_ranks_gone(&r, 4, "fork_signal ^C");
+}
+
+/* Values that are not a number of ranks, and a process that already runs threads. */
+static void case_fork_bad(void)
+{
+    static const char *const bad[] = {"0", "-1", "abc", "4x", "1025", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_t r;
+        char env[64], what[64];
+        snprintf(env, sizeof env, "GASNET_PSHM_NODES=%s", bad[i]);
+        snprintf(what, sizeof what, "fork_bad %s", bad[i]);
+        run_cmd(FP("check"), 0, 20000, &r, (char *[]){env, NULL});
+        if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) FAIL("%s: exited 0", what);
+        char msg[256];
+        snprintf(msg, sizeof msg, "rivet: bootstrap: %s is not a valid number of ranks: expected a "
+                 "whole number from 1 to 1024", env);
+        expect_out(&r, msg, what);
+        expect_no(&r, "started pid", what);
+    }
+    run_t r;
+    run_cmd(FP("thread"), 0, 20000, &r, (char *[]){"GASNET_PSHM_NODES=2", NULL});
+    if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0) FAIL("fork_bad thread: exited 0");
+    expect_out(&r, "GASNET_PSHM_NODES=2: this process already runs 2 threads", "fork_bad thread");
+    expect_no(&r, "started pid", "fork_bad thread");
+}
+
 static const struct { const char *name; void (*fn)(void); } cases[] = {
+    {"fatal", case_fatal},     {"fork_ok", case_fork_ok},   {"fork_exit", case_fork_exit},
+    {"fork_sigkill", case_fork_sigkill}, {"fork_signal", case_fork_signal},
+    {"fork_bad", case_fork_bad},
     {"mh_ok", case_mh_ok},       {"mh_place", case_mh_place}, {"mh_sigkill", case_mh_sigkill},
     {"mh_exit", case_mh_exit},   {"mh_kill", case_mh_kill},   {"mh_unreachable", case_mh_unreachable},
     {"mh_secret", case_mh_secret},
@@ -574,12 +721,13 @@ static const struct { const char *name; void (*fn)(void); } cases[] = {
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: launcher_test RIVETRUN BOOT_PROG CASE|all [FAKE_SSH]\n");
+        fprintf(stderr, "usage: launcher_test RIVETRUN BOOT_PROG CASE|all [FAKE_SSH [FORK_PROG]]\n");
         return 2;
     }
     rivetrun = argv[1];
     prog = argv[2];
     fake_ssh = argc > 4 ? argv[4] : NULL;
+    fork_prog = argc > 5 ? argv[5] : "/nonexistent/boot_fork_prog";
     int ran = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (strcmp(argv[3], "all") == 0 || strcmp(argv[3], cases[i].name) == 0) {

@@ -251,6 +251,14 @@ static void rv_run_record(rv_run_job_t *job, uint32_t r, const rv_boot_hdr_t *h,
         char wb[160];
         rk->exiting = 1;
         if (job->ending) return;
+        if (h->flags & RV_BOOT_EXIT_FATAL) {
+            /* Not a gasnet_exit: the library stopped the rank (an invalid setting, a
+             * misuse of the API, ...) after printing why on the rank's stderr. */
+            fprintf(stderr, "rivetrun: rank %u (%s) stopped on a fatal error (see its \"rivet: "
+                    "fatal:\" message)\n", (unsigned)r, rv_run_rank_where(job, r, wb, sizeof wb));
+            rv_run_end_failed(job, code ? code : RV_RUN_EXIT_ERROR);
+            return;
+        }
         if (code)
             fprintf(stderr, "rivetrun: rank %u (%s) called gasnet_exit(%d); terminating "
                     "the job\n", (unsigned)r, rv_run_rank_where(job, r, wb, sizeof wb), code);

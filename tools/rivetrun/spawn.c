@@ -11,10 +11,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Uniform addresses: the ranks of one host run without address-space randomisation
+ * (personality ADDR_NO_RANDOMIZE across exec), so the same program and libraries load
+ * at the same addresses in every rank, as in GASNet's forked smp ranks. -1: leave the
+ * personality alone; else the persona each rank execs with. */
+static long rv_run_persona = -1;
+static int  rv_run_norandom_env;   /* we turned randomisation off: tell the rank (proto.h) */
+
+static void rv_run_uniform_setup(rv_run_job_t *job)
+{
+    const char *v = getenv("RIVET_UNIFORM_ADDRESSES");
+    if (v && (!strcmp(v, "0") || !strcasecmp(v, "no") || !strcasecmp(v, "false")
+              || !strcasecmp(v, "off"))) {
+        rv_run_log(job, "RIVET_UNIFORM_ADDRESSES=%s: ranks keep address-space randomisation", v);
+        return;
+    }
+    int cur = personality(0xffffffff);
+    if (cur == -1) return;
+    if (cur & ADDR_NO_RANDOMIZE) return;   /* already off (setarch -R): nothing to do or undo */
+    /* Try it here first (personality only affects what we exec later), then put ours back. */
+    if (personality((unsigned long)cur | ADDR_NO_RANDOMIZE) == -1) {
+        fprintf(stderr, "rivetrun: warning: cannot turn off address-space randomisation for the "
+                "ranks (personality: %s): they may load code at different addresses, which "
+                "clients such as UPC++ assume identical; set RIVET_UNIFORM_ADDRESSES=0 to accept "
+                "that\n", strerror(errno));
+        return;
+    }
+    (void)personality((unsigned long)cur);
+    rv_run_persona = (long)((unsigned long)cur | ADDR_NO_RANDOMIZE);
+    rv_run_norandom_env = 1;
+}
 
 /* In the child, between fork and exec: only async-signal-safe-ish work on our
  * private copy of the (single-threaded) parent. Never returns. */
@@ -37,6 +70,8 @@ static void rv_run_child(rv_run_job_t *job, uint32_t r, int sock, int errfd, pid
     if (setenv(RV_BOOT_ENV_SIZE, num, 1)) goto fail;
     if (setenv(RV_BOOT_ENV_SECRET, job->secret, 1)) goto fail;
     if (job->opt.transport && setenv("RIVET_TRANSPORT", job->opt.transport, 1)) goto fail;
+    if (rv_run_norandom_env && setenv(RV_BOOT_ENV_NORANDOM, "1", 1)) goto fail;
+    if (rv_run_persona != -1 && personality((unsigned long)rv_run_persona) == -1) goto fail;
 
     execvp(job->opt.argv[0], job->opt.argv);
 fail:
@@ -61,6 +96,7 @@ static void rv_run_abort_spawn(rv_run_job_t *job)
 int rv_run_spawn_all(rv_run_job_t *job)
 {
     pid_t self = getpid();
+    rv_run_uniform_setup(job);
     /* Orphans of the ranks come to us, so the job leaves no process behind. */
     (void)prctl(PR_SET_CHILD_SUBREAPER, 1);
     for (uint32_t r = 0; r < job->opt.np; r++) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
@@ -130,6 +131,16 @@ int rv_boot_launcher_init(rv_boot_info_t *info)
     /* Programs this rank starts must not inherit the socket nor think they own it. */
     (void)fcntl(rv_boot_fd, F_SETFD, FD_CLOEXEC);
     unsetenv(RV_BOOT_ENV_FD);
+    /* rivetrun started this rank without address-space randomisation (same addresses on
+     * every rank of the host); the programs the rank starts get it back. Our own mappings
+     * are made and stay where they are. */
+    const char *norandom = getenv(RV_BOOT_ENV_NORANDOM);
+    if (norandom && !strcmp(norandom, "1")) {
+        int pers = personality(0xffffffff);
+        if (pers != -1 && (pers & ADDR_NO_RANDOMIZE))
+            (void)personality((unsigned long)pers & ~(unsigned long)ADDR_NO_RANDOMIZE);
+        unsetenv(RV_BOOT_ENV_NORANDOM);
+    }
 
     rv_boot_hdr_t h;
     rv_boot_hdr(&h, RV_BOOT_HELLO, rv_boot_rank, RV_BOOT_VERSION);
@@ -188,17 +199,43 @@ int rv_boot_launcher_allgather(const void *mine, size_t len, void *all)
     return 0;
 }
 
-/* Called on fatal-error paths, possibly from a signal handler: one send of a
- * record built on the stack, no allocation, no locks, no stdio. */
-void rv_boot_launcher_exit_job(int code)
+/* One EXIT record on fd, built on the stack: no allocation, no locks, no stdio. */
+static void rv_boot_send_exit(int fd, int code, unsigned flags)
 {
-    int fd = rv_boot_fd;
-    if (fd < 0 || getpid() != rv_boot_pid) return;
     rv_boot_hdr_t h;
     rv_boot_hdr(&h, RV_BOOT_EXIT, (uint32_t)code, 0);
+    h.flags = (uint16_t)flags;
     ssize_t n;
     do n = send(fd, &h, sizeof h, MSG_NOSIGNAL);
     while (n < 0 && errno == EINTR);
+}
+
+/* Called on fatal-error paths, possibly from a signal handler. */
+void rv_boot_launcher_exit_job(int code, unsigned flags)
+{
+    int fd = rv_boot_fd;
+    if (fd < 0 || getpid() != rv_boot_pid) return;
+    rv_boot_send_exit(fd, code, flags);
+}
+
+/* A fatal error before rv_boot_launcher_init (e.g. an invalid setting, found while
+ * the environment is read): when rivetrun started this process, its socket is still
+ * named by RIVET_BOOT_FD; tell rivetrun through it why the rank stops. */
+void rv_boot_launcher_fatal_early(int code)
+{
+    const char *s = getenv(RV_BOOT_ENV_FD);
+    char *end;
+    if (!s || !*s || *s == '-') return;
+    errno = 0;
+    unsigned long fd = strtoul(s, &end, 10);
+    if (errno || *end || fd > INT_MAX) return;
+    struct stat st;
+    int type = 0;
+    socklen_t tl = sizeof type;
+    if (fstat((int)fd, &st) != 0 || !S_ISSOCK(st.st_mode)
+        || getsockopt((int)fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0 || type != SOCK_SEQPACKET)
+        return;
+    rv_boot_send_exit((int)fd, code, RV_BOOT_EXIT_FATAL);
 }
 
 void rv_boot_launcher_fini(void)

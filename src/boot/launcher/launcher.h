@@ -9,7 +9,11 @@
  * RIVET_BOOT_FD is in the environment. */
 int  rv_boot_launcher_init(rv_boot_info_t *info);
 int  rv_boot_launcher_allgather(const void *mine, size_t len, void *all);
-void rv_boot_launcher_exit_job(int code);
+/* flags: RV_BOOT_EXIT_* of proto.h (0: gasnet_exit). */
+void rv_boot_launcher_exit_job(int code, unsigned flags);
+/* A fatal error before rv_boot_launcher_init: tells a launcher named in the
+ * environment, if there is one, that this rank stops on it. */
+void rv_boot_launcher_fatal_early(int code);
 void rv_boot_launcher_fini(void);
 
 #endif /* RV_BOOT_LAUNCHER_H */
