@@ -7,7 +7,7 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
+#include <math.h>   /* isfinite: a macro, no libm */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +202,12 @@ int rv_config_parse_segsize(const char *s, rv_segsize_spec_t *o, char *why, size
     return 0;
 }
 
+/* Whole bytes of a non-negative amount (no libm). */
+static double rv_whole(double x)
+{
+    return x < 18446744073709551616.0 ? (double)(uint64_t)x : x;
+}
+
 int rv_config_segsize_bytes(const char *var, const char *s, uint32_t host_ranks, uint64_t *out,
                             char *err, size_t n)
 {
@@ -218,12 +224,12 @@ int rv_config_segsize_bytes(const char *var, const char *s, uint32_t host_ranks,
         char each[96] = "";
         if (spec.per_host && host_ranks > 1)
             snprintf(each, sizeof each, " for the host, %.0f bytes for each of its %u ranks",
-                     floor(per_proc), (unsigned)host_ranks);
+                     rv_whole(per_proc), (unsigned)host_ranks);
         else if (spec.per_host)
             snprintf(each, sizeof each, " for the host");
         snprintf(err, n, "environment: %s=%s gives %.0f bytes%s, less than one page (%d bytes) "
                  "per process: a size needs a unit (e.g. 64MB/P, 2GB/H), a fraction of physical "
-                 "memory is below 1 (e.g. 0.5/H)", var, s, floor(bytes), each, GASNET_PAGESIZE);
+                 "memory is below 1 (e.g. 0.5/H)", var, s, rv_whole(bytes), each, GASNET_PAGESIZE);
         return -1;
     }
     *out = per_proc >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)per_proc;
