@@ -80,6 +80,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if ((fd[i] = dial()) < 0) {
             fprintf(stderr, "stranger: cannot connect to port %u: %s\n", port, strerror(errno));
+            free(fd);
+            free(p);
             return 1;
         }
         if (garbage && send_garbage(fd[i], (int)(sent++ & 1)) != 0) sent--;
@@ -88,7 +90,11 @@ int main(int argc, char **argv)
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) return 1;
-    if (pid > 0) return 0;
+    if (pid > 0) {   /* the child has the connections; ours close with us */
+        free(fd);
+        free(p);
+        return 0;
+    }
     long long end = now_ms() + 90000;
     int open_fds = n, refused = 0;
     while (open_fds > 0 && !refused && now_ms() < end) {
@@ -111,5 +117,7 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "stranger: %s: %u connection(s) closed by rivetrun, %u bad answers sent%s\n",
             argv[1], closed, sent, refused ? "; rivetrun stopped listening" : "");
+    free(fd);
+    free(p);
     return 0;
 }
