@@ -12,38 +12,16 @@
 rv_segmap_t *rv_segmap;
 static uintptr_t rv_max_local, rv_max_global;
 
-/* GASNET_MAX_SEGSIZE: "2G", "2G/H", "0.85", "0.5/P". A fraction is of physical
- * memory; /H shares the amount among the ranks of this host, /P is per rank.
- * Absolute sizes default to per rank, fractions to per host. */
+/* GASNET_MAX_SEGSIZE (GASNet's syntax, core/config.c): bytes per rank, /H shared among the
+ * ranks of this host. */
 static uintptr_t rv_parse_max_segsize(const char *s)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", s);
-    int per_host = -1;
-    char *slash = strchr(buf, '/');
-    if (slash) {
-        if (!strcmp(slash, "/H") || !strcmp(slash, "/h")) per_host = 1;
-        else if (!strcmp(slash, "/P") || !strcmp(slash, "/p")) per_host = 0;
-        else rv_fatal("environment: GASNET_MAX_SEGSIZE=%s: suffix must be /H or /P", s);
-        *slash = '\0';
-    }
-    double bytes;
-    uint64_t abs;
-    if (strchr(buf, '.')) {
-        char *end;
-        double f = strtod(buf, &end);
-        if (*end || f <= 0 || f > 1)
-            rv_fatal("environment: GASNET_MAX_SEGSIZE=%s: a fraction must be in (0,1]", s);
-        bytes = f * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-        if (per_host < 0) per_host = 1;
-    } else if (rv_config_parse_size(buf, &abs) == 0) {
-        bytes = (double)abs;
-        if (per_host < 0) per_host = 0;
-    } else {
-        rv_fatal("environment: GASNET_MAX_SEGSIZE=%s is not a size (2G) or fraction (0.85/H)", s);
-    }
-    if (per_host) bytes /= rv_job.host_size;
-    return (uintptr_t)bytes;
+    const char *var = getenv("RIVET_MAX_SEGSIZE") ? "RIVET_MAX_SEGSIZE"
+                      : getenv("GASNET_MAX_SEGSIZE") ? "GASNET_MAX_SEGSIZE" : "default of RIVET_MAX_SEGSIZE";
+    char err[768];
+    uint64_t v;
+    if (rv_config_segsize_bytes(var, s, rv_job.host_size, &v, err, sizeof err)) rv_fatal("%s", err);
+    return v > UINTPTR_MAX ? UINTPTR_MAX : (uintptr_t)v;
 }
 
 void rv_segment_init_limits(void)

@@ -7,11 +7,14 @@
 # Hosts named unreachable*: fail the way ssh does (exit 255, message on stderr).
 # Hosts named intruder*: first a stranger who does not know the job secret runs the same
 # command line (it must be refused), then the real command runs.
+# Hosts named flood*: first $RIVET_TEST_STRANGER ("PATH MODE", tests/boot/stranger.c) floods the
+# launcher's agent port (taken from the agent command line), then the real command runs.
 while [ $# -gt 0 ]; do
   case $1 in -*) shift ;; *) break ;; esac
 done
 host=$1
 shift
+remote_cmd=$*
 case $host in
   unreachable*)
     echo "ssh: Could not resolve hostname $host: Name or service not known" >&2
@@ -22,6 +25,16 @@ case $host in
       exit 99
     fi
     echo "fake_ssh: the stranger was turned away" >&2 ;;
+  flood*)
+    set -- $RIVET_TEST_STRANGER
+    stranger=$1 mode=$2
+    eval "set -- $remote_cmd"
+    # exec AGENT --agent INDEX PORT ADDRS HOST
+    count=300
+    [ "$mode" = garbage ] && count=40
+    "$stranger" "$mode" $count "$5" || { echo "fake_ssh: the stranger failed" >&2; exit 98; }
+    echo "fake_ssh: the stranger is in place ($mode, $count connections)" >&2
+    set -- "$remote_cmd" ;;
 esac
 RIVET_HOSTNAME=$host
 export RIVET_HOSTNAME

@@ -9,7 +9,7 @@ rivetrun=$1
 ssh=$2
 shift 2
 out=$(RIVET_SSH=$ssh RIVET_VERBOSE=1 RIVET_WAIT_MODE=yield \
-      "$rivetrun" --timeout 50 --hosts h1:2,h2:2 "$@" 2>&1)
+      "$rivetrun" --timeout "${RIVET_TEST_JOB_TIMEOUT:-50}" --hosts h1:2,h2:2 "$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
 fail() { echo "multihost_ofi.sh: FAIL: $*"; exit 1; }

@@ -44,19 +44,10 @@ static int rv_run_quote(char *buf, size_t cap, size_t *len, const char *word)
 static int rv_run_listen(rv_run_remote_t *rm)
 {
     unsigned lo = 0, hi = 0;
-    const char *ports = rv_cfg.LAUNCH_PORTS;
-    if (ports[0]) {
-        char *end;
-        errno = 0;
-        unsigned long a = strtoul(ports, &end, 10), b = a;
-        if (*end == '-') b = strtoul(end + 1, &end, 10);
-        if (errno || *end || a == 0 || b < a || b > 65535) {
-            fprintf(stderr, "rivetrun: RIVET_LAUNCH_PORTS=%s is not a port or a range "
-                    "LOW-HIGH of ports (1..65535)\n", ports);
-            return -1;
-        }
-        lo = (unsigned)a;
-        hi = (unsigned)b;
+    if (rv_config_parse_ports(rv_cfg.LAUNCH_PORTS, &lo, &hi)) {   /* checked at start-up too */
+        fprintf(stderr, "rivetrun: RIVET_LAUNCH_PORTS=%s is not a port or a range "
+                "LOW-HIGH of ports (1..65535)\n", rv_cfg.LAUNCH_PORTS);
+        return -1;
     }
     int err = 0;
     for (unsigned port = lo; port <= hi; port++) {
@@ -90,9 +81,9 @@ static int rv_run_listen(rv_run_remote_t *rm)
             if (err == EADDRINUSE) break;   /* next port */
         }
     }
-    if (ports[0])
+    if (rv_cfg.LAUNCH_PORTS[0])
         fprintf(stderr, "rivetrun: cannot listen on any TCP port in RIVET_LAUNCH_PORTS=%s: %s\n",
-                ports, strerror(err));
+                rv_cfg.LAUNCH_PORTS, strerror(err));
     else
         fprintf(stderr, "rivetrun: cannot listen on a TCP port for the agents: %s\n", strerror(err));
     return -1;

@@ -255,8 +255,14 @@ int main(int argc, char **argv)
         rv_run_opts_free(&job.opt);
         return rc;
     }
+    /* Every setting is checked here, before anything starts: the ranks inherit them. */
+    char cfg_err[768];
+    if (rv_config_try_load(cfg_err, sizeof cfg_err)) {
+        fprintf(stderr, "rivetrun: %s; nothing was started\n", cfg_err);
+        rv_run_opts_free(&job.opt);
+        return RV_RUN_EXIT_USAGE;
+    }
     if (job.opt.nhosts) {
-        rv_config_load();   /* RIVET_SSH, RIVET_LAUNCH_* */
         uint32_t *first = calloc(job.opt.nhosts, sizeof *first);
         uint32_t *count = calloc(job.opt.nhosts, sizeof *count);
         rc = !first || !count || rv_run_hosts_place(&job.opt, first, count);

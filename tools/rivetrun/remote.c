@@ -105,6 +105,46 @@ static void rv_run_pending_close(rv_run_pending_t *p)
     p->fd = -1;
 }
 
+void rv_run_strangers(const rv_run_remote_t *rm, char *buf, size_t n)
+{
+    buf[0] = 0;
+    if (!rm->n_refused && !rm->n_timedout && !rm->n_reclaimed) return;
+    snprintf(buf, n, "%u connection(s) to TCP port %u failed authentication, %u timed out in the "
+             "handshake and %u were dropped to make room for newer ones (something other than "
+             "this job's agents is connecting to that port)",
+             rm->n_refused, rm->port, rm->n_timedout, rm->n_reclaimed);
+}
+
+/* Reports a connection that was not let in: the first few one by one, then only counted. */
+static void rv_run_refuse_note(rv_run_remote_t *rm, const char *peer, const char *why)
+{
+    unsigned seen = rm->n_refused + rm->n_timedout + rm->n_reclaimed;
+    if (seen < RV_RUN_REFUSALS_SHOWN)
+        fprintf(stderr, "rivetrun: refused a connection from %s: %s\n", peer, why);
+    else if (seen == RV_RUN_REFUSALS_SHOWN)
+        fprintf(stderr, "rivetrun: refusing more connections that are not this job's agents; "
+                "counting them from now on\n");
+}
+
+/* A free handshake slot; when none is free, the oldest one is reclaimed: one that sent
+ * nothing yet if there is such, else any. */
+static rv_run_pending_t *rv_run_slot(rv_run_job_t *job, rv_run_remote_t *rm)
+{
+    rv_run_pending_t *old_silent = NULL, *old_any = NULL;
+    for (int i = 0; i < RV_RUN_PENDING; i++) {
+        rv_run_pending_t *p = &rm->pending[i];
+        if (p->fd < 0) return p;
+        if (!p->got && (!old_silent || p->since < old_silent->since)) old_silent = p;
+        if (!old_any || p->since < old_any->since) old_any = p;
+    }
+    rv_run_pending_t *p = old_silent ? old_silent : old_any;
+    rv_run_refuse_note(rm, p->peer, "reclaimed its handshake slot for a newer connection");
+    rm->n_reclaimed++;
+    rv_run_log(job, "reclaimed the handshake slot of %s", p->peer);
+    rv_run_pending_close(p);
+    return p;
+}
+
 static void rv_run_accept(rv_run_job_t *job, rv_run_remote_t *rm)
 {
     for (;;) {
@@ -114,31 +154,30 @@ static void rv_run_accept(rv_run_job_t *job, rv_run_remote_t *rm)
         if (fd < 0) return;   /* EAGAIN, or a connection that vanished */
         char peer[80];
         rv_run_peer_name(&ss, peer, sizeof peer);
-        rv_run_pending_t *p = NULL;
-        for (int i = 0; i < RV_RUN_PENDING && !p; i++)
-            if (rm->pending[i].fd < 0) p = &rm->pending[i];
         rv_net_challenge_t ch = {.magic = RV_NET_MAGIC_L, .version = RV_NET_VERSION};
-        if (!p || getrandom(ch.nonce, sizeof ch.nonce, GRND_NONBLOCK) != (ssize_t)sizeof ch.nonce
+        if (getrandom(ch.nonce, sizeof ch.nonce, GRND_NONBLOCK) != (ssize_t)sizeof ch.nonce
             || send(fd, &ch, sizeof ch, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof ch) {
-            rv_run_log(job, "closed a connection from %s: %s", peer,
-                       p ? "cannot send the challenge" : "too many connections in the handshake");
+            rv_run_log(job, "closed a connection from %s: cannot send the challenge", peer);
             close(fd);
             continue;
         }
+        rv_run_pending_t *p = rv_run_slot(job, rm);
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         memset(p, 0, sizeof *p);
         p->fd = fd;
-        p->deadline = rv_run_now_ms() + RV_RUN_AUTH_MS;
+        p->since = rv_run_now_ms();
+        p->deadline = p->since + RV_RUN_AUTH_MS;
         memcpy(p->nonce, ch.nonce, sizeof p->nonce);
         snprintf(p->peer, sizeof p->peer, "%s", peer);
         rv_run_log(job, "connection from %s: handshake", peer);
     }
 }
 
-static void rv_run_refuse(rv_run_pending_t *p, const char *why)
+static void rv_run_refuse(rv_run_remote_t *rm, rv_run_pending_t *p, const char *why)
 {
-    fprintf(stderr, "rivetrun: refused a connection from %s: %s\n", p->peer, why);
+    rv_run_refuse_note(rm, p->peer, why);
+    rm->n_refused++;
     rv_run_pending_close(p);
 }
 
@@ -147,17 +186,17 @@ static void rv_run_answer(rv_run_job_t *job, rv_run_remote_t *rm, rv_run_pending
 {
     const rv_net_answer_t *a = &p->ans;
     if (a->magic != RV_NET_MAGIC_A || a->version != RV_NET_VERSION) {
-        rv_run_refuse(p, "not a rivetrun agent of this version");
+        rv_run_refuse(rm, p, "not a rivetrun agent of this version");
         return;
     }
     unsigned char mac[RV_SHA256_LEN];
     rv_net_mac(job->secret, "rivetrun-agent", p->nonce, a->nonce, a->host, mac);
     if (!rv_auth_equal(mac, a->mac, sizeof mac)) {
-        rv_run_refuse(p, "it did not prove that it knows the job secret");
+        rv_run_refuse(rm, p, "it did not prove that it knows the job secret");
         return;
     }
     if (a->host >= rm->nhosts || rm->host[a->host].state != RV_HOST_LAUNCHING) {
-        rv_run_refuse(p, "an agent for a host that is not waiting for one");
+        rv_run_refuse(rm, p, "an agent for a host that is not waiting for one");
         return;
     }
     rv_run_host_t *h = &rm->host[a->host];
@@ -171,7 +210,7 @@ static void rv_run_answer(rv_run_job_t *job, rv_run_remote_t *rm, rv_run_pending
     rv_net_proof_t proof;
     rv_net_mac(job->secret, "rivetrun-launcher", a->nonce, p->nonce, a->host, proof.mac);
     if (send(p->fd, &proof, sizeof proof, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof proof) {
-        rv_run_refuse(p, "the connection broke during the handshake");
+        rv_run_refuse(rm, p, "the connection broke during the handshake");
         return;
     }
     rv_net_conn_init(&h->conn, p->fd);
@@ -204,7 +243,7 @@ static void rv_run_pending_read(rv_run_job_t *job, rv_run_remote_t *rm, rv_run_p
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         if (n <= 0) {
             rv_run_log(job, "connection from %s closed during the handshake", p->peer);
-            rv_run_pending_close(p);
+            rv_run_refuse(rm, p, "it closed the connection without answering the challenge");
             return;
         }
         p->got += (size_t)n;
@@ -318,10 +357,17 @@ int64_t rv_run_remote_tick(rv_run_job_t *job, int64_t now)
         close(rm->listen_fd);
         rm->listen_fd = -1;
         for (int i = 0; i < RV_RUN_PENDING; i++) rv_run_pending_close(&rm->pending[i]);
+        char sb[512];
+        rv_run_strangers(rm, sb, sizeof sb);
+        if (sb[0]) fprintf(stderr, "rivetrun: while the agents connected, %s\n", sb);
     }
     if (launching && rm->launch_deadline) {
         if (now >= rm->launch_deadline) {
             rm->launch_deadline = 0;
+            char sb[512];
+            rv_run_strangers(rm, sb, sizeof sb);
+            if (sb[0] && !job->ending)
+                fprintf(stderr, "rivetrun: while waiting for the agents, %s\n", sb);
             for (uint32_t h = 0; h < rm->nhosts; h++) {
                 rv_run_host_t *ho = &rm->host[h];
                 if (ho->state != RV_HOST_LAUNCHING || job->ending) continue;
@@ -342,7 +388,11 @@ int64_t rv_run_remote_tick(rv_run_job_t *job, int64_t now)
     for (int i = 0; i < RV_RUN_PENDING; i++) {
         rv_run_pending_t *p = &rm->pending[i];
         if (p->fd < 0) continue;
-        if (now >= p->deadline) rv_run_refuse(p, "no handshake within 10 s");
+        if (now >= p->deadline) {
+            rv_run_refuse_note(rm, p->peer, "no handshake within 10 s");
+            rm->n_timedout++;
+            rv_run_pending_close(p);
+        }
         else RV_NEXT(p->deadline);
     }
     /* Every rank is gone: the agents finish by themselves; shells that stay get ended. */
@@ -392,6 +442,9 @@ int rv_run_remote_child(rv_run_job_t *job, pid_t pid, int status)
             if (!job->ending) {
                 char rb[64];
                 rv_run_range(h, rb, sizeof rb);
+                char sb[512];
+                rv_run_strangers(job->remote, sb, sizeof sb);
+                if (sb[0]) fprintf(stderr, "rivetrun: while waiting for the agents, %s\n", sb);
                 fprintf(stderr, "rivetrun: cannot start %s on host %s: the remote shell '%s %s "
                         "...' exited with %s before the agent connected back (is the host name "
                         "right? does '%s %s true' work without a password? is %s there?)\n",

@@ -9,7 +9,11 @@
 
 #include <limits.h>
 
-#define RV_RUN_PENDING 16   /* connections in the handshake at once; more are closed */
+/* Connections in the handshake at once. A real agent answers the challenge at once, so when
+ * every slot is taken the oldest stranger's slot is reclaimed for the newcomer: connections
+ * that are held open without answering cannot keep agents out. */
+#define RV_RUN_PENDING 256
+#define RV_RUN_REFUSALS_SHOWN 3   /* refused connections reported one by one; then counted */
 
 enum { RV_HOST_LAUNCHING, RV_HOST_UP, RV_HOST_CLOSED };
 
@@ -26,7 +30,7 @@ typedef struct rv_run_host {
 
 typedef struct rv_run_pending {
     int             fd;            /* -1: free slot */
-    int64_t         deadline;
+    int64_t         deadline, since;
     unsigned char   nonce[RV_NET_NONCE];
     rv_net_answer_t ans;
     size_t          got;
@@ -48,7 +52,13 @@ struct rv_run_remote {
     int64_t          linger_term, linger_kill, linger_giveup;
     int              abandoned;     /* gave up waiting for remote shells */
     rv_run_pending_t pending[RV_RUN_PENDING];
+    /* connections that were not agents of this job: refused (bad answer, wrong secret, no
+     * host waiting), timed out in the handshake, or reclaimed for a newcomer */
+    unsigned         n_refused, n_timedout, n_reclaimed;
 };
+
+/* remote.c: "N connection(s) ... failed authentication ..." into buf ("" when none). */
+void rv_run_strangers(const rv_run_remote_t *rm, char *buf, size_t n);
 
 /* remote.c, for launch.c */
 void rv_run_range(const rv_run_host_t *h, char *buf, size_t n);

@@ -102,6 +102,18 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     s->cap = rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE);
     s->stride = RV_SHM_RING_BYTES(s->cap);
     s->qlen = (size_t)s->size * 2 * s->stride;
+    /* Every rank of this host makes one queue file: they must fit in /dev/shm (a page touched
+     * beyond its free space would kill the process with SIGBUS). */
+    struct statvfs fs;
+    if (statvfs("/dev/shm", &fs) == 0) {
+        double need = (double)s->qlen * job->host_size, avail = (double)fs.f_bavail * fs.f_frsize;
+        if (need > avail)
+            rv_fatal("environment: RIVET_SHM_RING_SIZE=%s: the AM rings of the %u ranks on this "
+                     "host need %.0f MiB of /dev/shm, but only %.0f MiB are free (lower "
+                     "RIVET_SHM_RING_SIZE, run fewer ranks per host, or free /dev/shm space)",
+                     getenv("RIVET_SHM_RING_SIZE") ? getenv("RIVET_SHM_RING_SIZE") : "(default)",
+                     job->host_size, need / 1048576.0, avail / 1048576.0);
+    }
     s->qmap = calloc(s->size, sizeof *s->qmap);
     s->out = calloc((size_t)s->size * 2, sizeof *s->out);
     s->in = calloc((size_t)s->size * 2, sizeof *s->in);
