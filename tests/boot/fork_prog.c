@@ -204,6 +204,15 @@ int main(int argc, char **argv)
         rvt_barrier();   /* never completes */
         RVT_FAIL("the barrier completed without the exiting rank");
     }
+    if (!strcmp(mode, "fatal")) {      /* a fatal error in a running rank: a put to no rank */
+        if (rvt_me == (gex_Rank_t)atoi(argv[2])) {
+            static char word[8];
+            gex_RMA_PutBlocking(rvt_tm, rvt_n, word, word, sizeof word, 0);
+            RVT_FAIL("a put to rank %u (of %u) returned", (unsigned)rvt_n, (unsigned)rvt_n);
+        }
+        rvt_barrier();   /* never completes */
+        RVT_FAIL("the barrier completed without the failed rank");
+    }
     if (!strcmp(mode, "sigkill")) {
         if (rvt_me == (gex_Rank_t)atoi(argv[2])) raise(SIGKILL);
         rvt_barrier();

@@ -574,22 +574,21 @@ static void expect_no(const run_t *r, const char *text, const char *what)
 static void case_fatal(void)
 {
     run_t r;
-    /* found while reading the environment, before the rank connected */
+    /* a bad setting: rivetrun checks the environment and starts nothing */
     run_cmd(RR("-n", "2", (char *)fork_prog, "check"), 0, 20000, &r,
             (char *[]){"RIVET_VERBOSE=abc", NULL});
-    expect_status(&r, 1, "fatal before init");
-    expect_out(&r, "rivet: fatal: environment: RIVET_VERBOSE=abc is not an integer", "fatal before init");
-    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fatal before init");
-    expect_no(&r, "gasnet_exit", "fatal before init");
-    expect_no(&r, "exited with status 1", "fatal before init");
-    expect_faster(&r, 5000, "fatal before init");
-    /* found once the rank is connected (the transport choice) */
-    run_cmd(RR("-n", "2", (char *)fork_prog, "check"), 0, 20000, &r,
-            (char *[]){"RIVET_TRANSPORT=bogus", NULL});
-    expect_status(&r, 1, "fatal after connect");
-    expect_out(&r, "rivet: fatal: RIVET_TRANSPORT=bogus", "fatal after connect");
-    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fatal after connect");
-    expect_no(&r, "gasnet_exit", "fatal after connect");
+    expect_status(&r, 2, "bad setting");
+    expect_out(&r, "rivetrun: environment: RIVET_VERBOSE=abc is not an integer", "bad setting");
+    expect_out(&r, "nothing was started", "bad setting");
+    expect_no(&r, "gasnet_exit", "bad setting");
+    expect_faster(&r, 5000, "bad setting");
+    /* a fatal error in a running rank (a put to a rank that does not exist) */
+    run_cmd(RR("-n", "2", (char *)fork_prog, "fatal", "1"), 0, 20000, &r, NULL);
+    expect_status(&r, 1, "fatal in a rank");
+    expect_out(&r, "rivet: fatal: ", "fatal in a rank");
+    expect_out(&r, "rivetrun: rank 1 (pid ", "fatal in a rank");
+    expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fatal in a rank");
+    expect_no(&r, "gasnet_exit", "fatal in a rank");
     /* a real gasnet_exit(1) is still one */
     run_cmd(RR("-n", "2", (char *)fork_prog, "exitjob", "1", "1"), 0, 20000, &r, NULL);
     expect_status(&r, 1, "gasnet_exit(1)");
@@ -640,10 +639,16 @@ static void case_fork_exit(void)
     run_cmd(FP("exitjob", "0", "0"), 0, 20000, &r, env);
     expect_status(&r, 0, "fork_exit 0");
     expect_faster(&r, 5000, "fork_exit 0");
+    /* a bad setting is found before anything is forked */
     run_cmd(FP("check"), 0, 20000, &r, (char *[]){"GASNET_PSHM_NODES=2", "RIVET_TRANSPORT=bogus", NULL});
+    expect_status(&r, 1, "fork_exit bad setting");
+    expect_out(&r, "rivet: fatal: environment: RIVET_TRANSPORT=bogus", "fork_exit bad setting");
+    expect_no(&r, "gasnet_exit", "fork_exit bad setting");
+    run_cmd(FP("fatal", "1"), 0, 20000, &r, (char *[]){"GASNET_PSHM_NODES=2", NULL});
     expect_status(&r, 1, "fork_exit fatal");
     expect_out(&r, ") stopped on a fatal error (see its \"rivet: fatal:\" message)", "fork_exit fatal");
     expect_no(&r, "gasnet_exit", "fork_exit fatal");
+    expect_shm_clean(&r, 0, "fork_exit fatal");
 }
 
 static void case_fork_sigkill(void)
