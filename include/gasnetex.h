@@ -192,6 +192,10 @@ extern uint64_t gex_System_QueryMaxThreads(void);
 /* The same limit as a constant. The name is GASNet's internal one, but real clients read it
  * (Chapel's comm layer sizes per-thread tables with it), so it is offered here too. */
 #define GASNETI_MAX_THREADS 256
+/* This rank's jobrank and the job's size under GASNet's internal names, which GASNet's own
+ * tests read (testlegacy); values, not variables. */
+#define gasneti_mynode (gex_System_QueryJobRank())
+#define gasneti_nodes  (gex_System_QueryJobSize())
 /* Non-zero iff AM handlers may run on threads the client does not own: always 0 here
  * (handlers run only inside the client's own calls), as GASNET_HIDDEN_AM_CONCURRENCY_LEVEL. */
 extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
