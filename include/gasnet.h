@@ -4,6 +4,7 @@
 #ifndef _INCLUDED_GASNET_H
 #define _INCLUDED_GASNET_H
 
+#include <gasnet_config.h>
 #include <gasnetex.h>
 #include <gasnet_tools.h> /* clients of gasnet.h use gasnett_* without including it */
 
@@ -20,10 +21,16 @@ typedef struct {
     void (*fnptr)();
 } gasnet_handlerentry_t;
 
+/* gasnet_seginfo_t comes with gasnetex.h */
+
+/* a (address, length) pair of the GASNet-1 VIS calls (gasnet_vis.h), layout of gex_Memvec_t */
+#ifndef RV_GASNET_MEMVEC_T
+#define RV_GASNET_MEMVEC_T /* also defined by gasnet_vis.h */
 typedef struct {
-    void     *addr;
-    uintptr_t size;
-} gasnet_seginfo_t;
+    void  *addr;
+    size_t len;
+} gasnet_memvec_t;
+#endif
 
 typedef struct rv_valget *gasnet_valget_handle_t;
 

@@ -11,10 +11,20 @@
 #ifndef PLATFORM_COMPILER_FAMILYNAME
 #if defined(__clang__)
 #define PLATFORM_COMPILER_CLANG 1
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_CLANG_CXX 1
+#else
+#define PLATFORM_COMPILER_CLANG_C 1
+#endif
 #define PLATFORM_COMPILER_FAMILYNAME CLANG
 #define PLATFORM_COMPILER_FAMILYID 17
 #elif defined(__GNUC__)
 #define PLATFORM_COMPILER_GNU 1
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_GNU_CXX 1
+#else
+#define PLATFORM_COMPILER_GNU_C 1
+#endif
 #define PLATFORM_COMPILER_FAMILYNAME GNU
 #define PLATFORM_COMPILER_FAMILYID 1
 #else
@@ -27,14 +37,45 @@
 #else
 #define PLATFORM_COMPILER_C 1
 #endif
-#if defined(__GNUC__)
+/* A version as one integer (major << 16 | minor << 8 | patch), so that versions compare in
+ * #if: PLATFORM_COMPILER_VERSION_GE(12, 0, 0) is true with gcc 12.0.0 and later (for clang,
+ * clang's own version, not the GNU version it advertises). */
+#define PLATFORM_COMPILER_VERSION_INT(maj, min, pat) (((maj) << 16) | ((min) << 8) | (pat))
+#if defined(__clang__)
 #define PLATFORM_COMPILER_VERSION \
-    ((__GNUC__ << 16) | (__GNUC_MINOR__ << 8) | __GNUC_PATCHLEVEL__)
+    PLATFORM_COMPILER_VERSION_INT(__clang_major__, __clang_minor__, __clang_patchlevel__)
+#define PLATFORM_COMPILER_VERSION_STR __VERSION__
+#elif defined(__GNUC__)
+#define PLATFORM_COMPILER_VERSION \
+    PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
 #define PLATFORM_COMPILER_VERSION_STR __VERSION__
 #else
 #define PLATFORM_COMPILER_VERSION 0
 #define PLATFORM_COMPILER_VERSION_STR "unknown"
 #endif
+#define PLATFORM_COMPILER_VERSION_GT(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION > PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_GE(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION >= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_EQ(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION == PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LE(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION <= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LT(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION < PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+/* the family, plus 10000 when compiling C++ */
+#ifdef __cplusplus
+#define PLATFORM_COMPILER_ID (10000 + PLATFORM_COMPILER_FAMILYID)
+#else
+#define PLATFORM_COMPILER_ID PLATFORM_COMPILER_FAMILYID
+#endif
+/* the language level: __cplusplus or __STDC_VERSION__ */
+#if defined(__cplusplus)
+#define PLATFORM_COMPILER_CXX_LANGLVL __cplusplus
+#elif defined(__STDC_VERSION__)
+#define PLATFORM_COMPILER_C_LANGLVL __STDC_VERSION__
+#endif
+#define PLATFORM_STRINGIFY(x) RV_PLATFORM_STR(x)
 #define PLATFORM_COMPILER_IDSTR \
     RV_PLATFORM_STR(PLATFORM_COMPILER_FAMILYNAME) "|" PLATFORM_COMPILER_VERSION_STR
 #if defined(__linux__)

@@ -14,15 +14,13 @@
 #endif
 #include <pthread.h>
 
-/* ---- versions --------------------------------------------------------------------- */
-/* The same values as gasnetex.h (which may be included before or after this header). */
-#ifndef GASNETT_SPEC_VERSION_MAJOR
-#define GASNETT_SPEC_VERSION_MAJOR 1
-#define GASNETT_SPEC_VERSION_MINOR 16
-#endif
-#define GASNETT_RELEASE_VERSION_MAJOR 2024
-#define GASNETT_RELEASE_VERSION_MINOR 5
-#define GASNETT_RELEASE_VERSION_PATCH 0
+/* ---- versions ---------------------------------------------------------------------
+ * gasnet_config.h has GASNET_RELEASE_VERSION_*, GEX_SPEC_VERSION_* and GASNETT_SPEC_VERSION_*;
+ * the tools' release is the library's. */
+#include <gasnet_config.h>
+#define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
+#define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
+#define GASNETT_RELEASE_VERSION_PATCH GASNET_RELEASE_VERSION_PATCH
 
 /* Every build of librivet is thread-safe, so the tools always are. */
 #ifndef GASNETT_THREAD_SAFE
@@ -70,6 +68,35 @@ GASNETT_BEGIN_EXTERNC
 /* tells the compiler this point is never reached (undefined behaviour if it is) */
 #define gasnett_unreachable() __builtin_unreachable()
 #define GASNETT_CURRENT_FUNCTION __func__
+/* tells the compiler cond holds here (undefined behaviour if it does not) */
+#define gasnett_assume(cond) (__builtin_expect(!!(cond), 1) ? (void)0 : __builtin_unreachable())
+/* Marks a deliberate fall-through to the next case label; it ends the statement itself (write
+ * it without a semicolon), as GASNet's does. */
+#if defined(__cplusplus) && __cplusplus >= 201703L
+#define GASNETT_FALLTHROUGH [[fallthrough]];
+#elif defined(__has_attribute)
+#if __has_attribute(__fallthrough__)
+#define GASNETT_FALLTHROUGH __attribute__((__fallthrough__));
+#endif
+#endif
+#ifndef GASNETT_FALLTHROUGH
+#define GASNETT_FALLTHROUGH
+#endif
+/* Discard 1..8 macro arguments without unused-value warnings (an expression of type void). */
+#define GASNETT_UNUSED_ARGS1(a1) ((void)(a1))
+#define GASNETT_UNUSED_ARGS2(a1, a2) ((void)(a1), (void)(a2))
+#define GASNETT_UNUSED_ARGS3(a1, a2, a3) ((void)(a1), (void)(a2), (void)(a3))
+#define GASNETT_UNUSED_ARGS4(a1, a2, a3, a4) \
+    ((void)(a1), (void)(a2), (void)(a3), (void)(a4))
+#define GASNETT_UNUSED_ARGS5(a1, a2, a3, a4, a5) \
+    ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5))
+#define GASNETT_UNUSED_ARGS6(a1, a2, a3, a4, a5, a6) \
+    ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6))
+#define GASNETT_UNUSED_ARGS7(a1, a2, a3, a4, a5, a6, a7) \
+    ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6), (void)(a7))
+#define GASNETT_UNUSED_ARGS8(a1, a2, a3, a4, a5, a6, a7, a8) \
+    ((void)(a1), (void)(a2), (void)(a3), (void)(a4), (void)(a5), (void)(a6), (void)(a7), \
+     (void)(a8))
 
 #ifdef __cplusplus
 #define GASNETT_EXTERNC extern "C"
@@ -113,8 +140,11 @@ GASNETT_BEGIN_EXTERNC
 
 /* Build configuration as GASNet tools clients print it; Rivet has one (PAR, no debug,
  * tracing or statistics), so the performance warning is always empty. */
-#define GASNETT_CONFIG_STRING \
-    "RELEASE=2024.5.0,SPEC=1.16,PTR=" _STRINGIFY(__SIZEOF_POINTER__) "x8,nodebug,notrace,nostats"
+#define GASNETT_CONFIG_STRING                                                           \
+    "RELEASE=" _STRINGIFY(GASNET_RELEASE_VERSION_MAJOR) "." _STRINGIFY(                    \
+        GASNET_RELEASE_VERSION_MINOR) "." _STRINGIFY(GASNET_RELEASE_VERSION_PATCH)         \
+    ",SPEC=" _STRINGIFY(GASNETT_SPEC_VERSION_MAJOR) "." _STRINGIFY(                        \
+        GASNETT_SPEC_VERSION_MINOR) ",PTR=" _STRINGIFY(__SIZEOF_POINTER__) "x8,nodebug,notrace,nostats"
 #define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() = GASNETI_MAX_THREADS */
 #define gasnett_performance_warning_str() ""
 
@@ -317,8 +347,8 @@ extern gasnett_tick_t rv_tools_ticks_now(void);
 extern double gasnett_tick_granularityus(void);
 extern double gasnett_tick_overheadus(void);
 extern uint64_t gasnett_gettimeofday_us(void);
-/* sleeps at least ns nanoseconds (resumes after signals) */
-extern void gasnett_nsleep(uint64_t ns);
+/* sleeps at least ns nanoseconds (resumes after signals); returns 0 */
+extern int gasnett_nsleep(uint64_t ns);
 
 /* ---- mutexes, condition variables, reader/writer locks (pthread wrappers) -------------- */
 typedef pthread_mutex_t gasnett_mutex_t;
@@ -417,6 +447,10 @@ void _gasnett_trace_printf_noop(const char *format, ...) { (void)format; }
 #define GASNETT_STATS_SETMASK(mask) ((void)(mask))
 #define GASNETT_TRACE_GET_TRACELOCAL() 0
 #define GASNETT_TRACE_SET_TRACELOCAL(val) ((void)(val))
+/* No statistics are collected: registering a callback reports 0 (not enabled, the callback is
+ * never called) and dumping does nothing. */
+#define GASNETT_STATS_INIT(callbackfn) 0
+#define GASNETT_STATS_DUMP(reset) ((void)0)
 
 /* ---- backtraces, freezing, fatal errors -------------------------------------------------- */
 extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname);
@@ -464,6 +498,19 @@ extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNE
                                    size_t numbytes);
 extern int gasnett_maximize_rlimits(void);
 extern int gasnett_maximize_rlimit(int res, const char *lim_desc);
+/* the absolute path of the running executable ("" if it cannot be found) */
+extern const char *gasnett_exe_name(void);
+/* the name of signal sigval ("SIGSEGV"), NULL if it is not a signal this system knows */
+extern const char *gasnett_signame_fromval(int sigval);
+/* the release of the library this program runs with: "2025.8.0", and as
+ * major * 1000000 + minor * 10000 + patch */
+extern const char *gasnett_release_version_str(void);
+extern uint64_t gasnett_release_version(void);
+/* segsize bytes of fresh zeroed memory, page aligned (mmap); a failure is fatal */
+extern void *gasnett_mmap(uintptr_t segsize);
+/* Set by gasnett_freezeForDebuggerNow/Err while the process waits for a debugger: clear it
+ * from the debugger to continue. */
+extern volatile int gasnet_frozen;
 
 GASNETT_END_EXTERNC
 

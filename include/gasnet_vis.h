@@ -113,10 +113,13 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
  * GASNet-1. Strided: strides[k] (k < stridelevels) are byte strides; count[0] is the byte
  * length of a contiguous chunk and count[1..stridelevels] the counts of each higher
  * dimension. gasnet_memvec_t has the layout of gex_Memvec_t. */
+#ifndef RV_GASNET_MEMVEC_T
+#define RV_GASNET_MEMVEC_T /* also defined by gasnet.h */
 typedef struct {
     void  *addr;
     size_t len;
 } gasnet_memvec_t;
+#endif
 
 extern void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount,
                              gasnet_memvec_t const dstlist[], size_t srccount,
@@ -179,18 +182,8 @@ extern void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasne
                                  void *srcaddr, const size_t srcstrides[], const size_t count[],
                                  size_t stridelevels);
 
-/* GASNet-Tools formatters of VIS metadata, for diagnostics: each writes one NUL-terminated
- * line into buf, which must hold at least the matching _bufsz(count or stridelevels) bytes.
- * 'thread' is GASNet's thread-info slot; Rivet does not use it (pass NULL). */
-extern size_t gasnett_format_memveclist_bufsz(size_t count);
-extern void gasnett_format_memveclist(char *buf, size_t count, gasnet_memvec_t const *list);
-extern size_t gasnett_format_addrlist_bufsz(size_t count);
-extern void gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len);
-extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
-extern void gasnett_format_putsgets(char *buf, void *thread, gasnet_node_t node, void *dstaddr,
-                                    const size_t dststrides[], void *srcaddr,
-                                    const size_t srcstrides[], const size_t count[],
-                                    size_t stridelevels);
+/* The GASNet-Tools VIS formatters (gasnett_format_memveclist, _putsgets, ...) are declared in
+ * gasnetex.h. */
 
 #ifdef __cplusplus
 }

@@ -11,29 +11,32 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <gasnet_config.h> /* versions, type sizes, HAVE_* */
+#include <gasnet_fwd.h>    /* ranks, events, DT, OP, flags, capabilities */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- versions and configuration macros ---------------------------------- */
-#define GASNET_RELEASE_VERSION_MAJOR 2024
-#define GASNET_RELEASE_VERSION_MINOR 5
-#define GASNET_RELEASE_VERSION_PATCH 0
-#define GEX_SPEC_VERSION_MAJOR 0
-#define GEX_SPEC_VERSION_MINOR 18
-#define GASNET_SPEC_VERSION_MAJOR 1
-#define GASNET_SPEC_VERSION_MINOR 8
-#define GASNETT_SPEC_VERSION_MAJOR 1
-#define GASNETT_SPEC_VERSION_MINOR 16
-
-#define RIVET_VERSION_MAJOR 0
-#define RIVET_VERSION_MINOR 1
-#define RIVET_VERSION_PATCH 0
-
+/* ---- versions (in gasnet_config.h) and the conduit's identity --------------
+ * One library serves every conduit name. A client built through a conduit's fragment (which
+ * defines GASNET_CONDUIT_SMP or GASNET_CONDUIT_OFI, as GASNet's conduit headers do) sees that
+ * conduit's name; any other client sees RIVET. */
+#define RV_STR_(x) #x
+#define RV_STR(x) RV_STR_(x)
 #define GASNET_CONDUIT_RIVET 1
+#ifndef GASNET_CONDUIT_NAME
+#if defined(GASNET_CONDUIT_SMP)
+#define GASNET_CONDUIT_NAME SMP
+#elif defined(GASNET_CONDUIT_OFI)
+#define GASNET_CONDUIT_NAME OFI
+#else
 #define GASNET_CONDUIT_NAME RIVET
-#define GASNET_CONDUIT_NAME_STR "RIVET"
+#endif
+#endif
+#ifndef GASNET_CONDUIT_NAME_STR
+#define GASNET_CONDUIT_NAME_STR RV_STR(GASNET_CONDUIT_NAME)
+#endif
 /* Threading mode: the client defines at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR
  * before the first GASNet header (none: GASNET_PAR); it ends up defined as 1 and the others
  * stay undefined. The library is thread-safe, so every mode runs on the same build. */
@@ -61,6 +64,7 @@ extern "C" {
 #define GEX_AM_INDEX_BASE 128
 #define GASNET_NATIVE_NP_ALLOC_REQ_MEDIUM 1
 #define GASNET_NATIVE_NP_ALLOC_REP_MEDIUM 1
+#define GASNET_NULL_ARGV_OK 1 /* gex_Client_Init and gasnet_init accept NULL argc/argv */
 
 /* ---- error codes (GASNet-1 values, shared with GASNet-EX) ---------------- */
 #define GASNET_OK                   0
@@ -86,11 +90,17 @@ extern int  gasnet_barrier_result(int *id);
 
 /* Job-wide names every GASNet client may use, with gasnetex.h alone (GASNet-1 declared them
  * in gasnet.h; GASNet-EX programs and GASNet's test harness expect them here). */
-#define GASNET_CONFIG_STRING "RELEASE=" "2024.5.0" ",SPEC=1.8,CONDUIT=RIVET,THREADMODEL=" RV_THREADMODEL_STR ",SEGMENT=FAST"
+#define GASNET_CONFIG_STRING                                                                \
+    "RELEASE=" RV_STR(GASNET_RELEASE_VERSION_MAJOR) "." RV_STR(GASNET_RELEASE_VERSION_MINOR)  \
+    "." RV_STR(GASNET_RELEASE_VERSION_PATCH) ",SPEC=" RV_STR(GEX_SPEC_VERSION_MAJOR) "."      \
+    RV_STR(GEX_SPEC_VERSION_MINOR) ",CONDUIT=" GASNET_CONDUIT_NAME_STR "("                   \
+    GASNET_CONDUIT_NAME_STR "-" GASNET_CORE_VERSION_STR "/RIVET-" GASNET_CORE_VERSION_STR     \
+    "),THREADMODEL=" RV_THREADMODEL_STR ",SEGMENT=FAST,PTR=" RV_STR(__SIZEOF_POINTER__)      \
+    "x8,pshm,nodebug,notrace,nostats"
 /* Conduit identification: the names as preprocessor tokens (GASNet clients print them with
  * _STRINGIFY) and as strings. */
-#define GASNET_CORE_NAME            RIVET
-#define GASNET_CORE_NAME_STR        "RIVET"
+#define GASNET_CORE_NAME            GASNET_CONDUIT_NAME
+#define GASNET_CORE_NAME_STR        GASNET_CONDUIT_NAME_STR
 #define GASNET_CORE_VERSION         0.1
 #define GASNET_CORE_VERSION_STR     "0.1"
 #define GASNET_EXTENDED_NAME        RIVET
@@ -119,36 +129,16 @@ extern gasnet_threadinfo_t rv_threadinfo_get(void);
 #ifndef PRIuSZ /* printf format of a size_t */
 #define PRIuSZ "zu"
 #endif
-/* Type sizes under the names GASNet's configuration gives them (clients test them in #if). */
-#ifndef SIZEOF_INT
-#define SIZEOF_CHAR        1
-#define SIZEOF_SHORT       __SIZEOF_SHORT__
-#define SIZEOF_INT         __SIZEOF_INT__
-#define SIZEOF_LONG        __SIZEOF_LONG__
-#define SIZEOF_LONG_LONG   __SIZEOF_LONG_LONG__
-#define SIZEOF_VOID_P      __SIZEOF_POINTER__
-#define SIZEOF_SIZE_T      __SIZEOF_SIZE_T__
-#define SIZEOF_PTRDIFF_T   __SIZEOF_PTRDIFF_T__
-#define SIZEOF_FLOAT       __SIZEOF_FLOAT__
-#define SIZEOF_DOUBLE      __SIZEOF_DOUBLE__
-#define SIZEOF_LONG_DOUBLE __SIZEOF_LONG_DOUBLE__
-#endif
 
 extern const char *gasnet_ErrorName(int errval);
 extern const char *gasnet_ErrorDesc(int errval);
 
-/* ---- basic types --------------------------------------------------------- */
-typedef uint32_t gex_Rank_t;
-#define GEX_RANK_INVALID ((gex_Rank_t)0xFFFFFFFFu)
-
-typedef uint32_t gex_Flags_t;
-
+/* ---- basic types (the rest are in gasnet_fwd.h) ---------------------------- */
 typedef struct rv_client  *gex_Client_t;
 typedef struct rv_ep      *gex_EP_t;
 typedef struct rv_tm      *gex_TM_t;
 typedef struct rv_segment *gex_Segment_t;
 typedef struct rv_token   *gex_Token_t;
-typedef struct rv_op      *gex_Event_t;
 typedef struct rv_mk      *gex_MK_t;
 
 #define GEX_CLIENT_INVALID  ((gex_Client_t)0)
@@ -158,12 +148,6 @@ typedef struct rv_mk      *gex_MK_t;
 #define GEX_MK_INVALID      ((gex_MK_t)0)
 #define GEX_MK_HOST         ((gex_MK_t)1)
 
-#define GEX_EVENT_INVALID ((gex_Event_t)0)
-#define GEX_EVENT_NO_OP   ((gex_Event_t)1)
-#define GEX_EVENT_NOW     ((gex_Event_t *)1)
-#define GEX_EVENT_DEFER   ((gex_Event_t *)2)
-#define GEX_EVENT_GROUP   ((gex_Event_t *)3)
-
 typedef uint8_t gex_AM_Index_t;
 typedef int32_t gex_AM_Arg_t;
 typedef void (*gex_AM_Fn_t)();
@@ -171,136 +155,22 @@ typedef void (*gex_AM_Fn_t)();
 typedef uint64_t gex_RMA_Value_t;
 #define SIZEOF_GEX_RMA_VALUE_T 8
 
-typedef void *gex_Addr_t;
 typedef struct {
     void  *gex_addr;
     size_t gex_len;
 } gex_Memvec_t;
 
-typedef uint16_t gex_EP_Index_t; /* 16 bits, as in GASNet: clients check sizeof */
-typedef struct {
-    gex_Rank_t     gex_rank;
-    gex_EP_Index_t gex_ep_index;
-} gex_EP_Location_t;
-
 typedef uint32_t gex_EC_t;
-#define GEX_EC_GET ((gex_EC_t)0x01)
-#define GEX_EC_PUT ((gex_EC_t)0x02)
-#define GEX_EC_AM  ((gex_EC_t)0x04)
-#define GEX_EC_LC  ((gex_EC_t)0x08)
-#define GEX_EC_RMW ((gex_EC_t)0x10)
-#define GEX_EC_ALL ((gex_EC_t)0x1f)
+#define GEX_EC_GET 0x01u
+#define GEX_EC_PUT 0x02u
+#define GEX_EC_AM  0x04u
+#define GEX_EC_LC  0x08u
+#define GEX_EC_RMW 0x10u
+#define GEX_EC_ALL 0x1fu
 
-typedef uint32_t gex_DT_t;
-#define GEX_DT_I32  ((gex_DT_t)0x01)
-#define GEX_DT_U32  ((gex_DT_t)0x02)
-#define GEX_DT_I64  ((gex_DT_t)0x04)
-#define GEX_DT_U64  ((gex_DT_t)0x08)
-#define GEX_DT_FLT  ((gex_DT_t)0x10)
-#define GEX_DT_DBL  ((gex_DT_t)0x20)
-#define GEX_DT_USER ((gex_DT_t)0x40)
-
-typedef uint32_t gex_OP_t;
-/* Non-fetching ops use odd bit positions from bit 3 (GEX_OP_ADD is 1<<3, the value GASNet
- * uses and clients such as Realm's GASNet-EX wrapper check), their fetching forms the next
- * bit up, so GEX_OP_TO_FETCHING is a shift. */
-#define GEX_OP_ADD     ((gex_OP_t)0x00000008)
-#define GEX_OP_FADD    ((gex_OP_t)0x00000010)
-#define GEX_OP_SUB     ((gex_OP_t)0x00000020)
-#define GEX_OP_FSUB    ((gex_OP_t)0x00000040)
-#define GEX_OP_MULT    ((gex_OP_t)0x00000080)
-#define GEX_OP_FMULT   ((gex_OP_t)0x00000100)
-#define GEX_OP_MIN     ((gex_OP_t)0x00000200)
-#define GEX_OP_FMIN    ((gex_OP_t)0x00000400)
-#define GEX_OP_MAX     ((gex_OP_t)0x00000800)
-#define GEX_OP_FMAX    ((gex_OP_t)0x00001000)
-#define GEX_OP_INC     ((gex_OP_t)0x00002000)
-#define GEX_OP_FINC    ((gex_OP_t)0x00004000)
-#define GEX_OP_DEC     ((gex_OP_t)0x00008000)
-#define GEX_OP_FDEC    ((gex_OP_t)0x00010000)
-#define GEX_OP_AND     ((gex_OP_t)0x00020000)
-#define GEX_OP_FAND    ((gex_OP_t)0x00040000)
-#define GEX_OP_OR      ((gex_OP_t)0x00080000)
-#define GEX_OP_FOR     ((gex_OP_t)0x00100000)
-#define GEX_OP_XOR     ((gex_OP_t)0x00200000)
-#define GEX_OP_FXOR    ((gex_OP_t)0x00400000)
-#define GEX_OP_SET     ((gex_OP_t)0x00800000)
-#define GEX_OP_SWAP    ((gex_OP_t)0x01000000)
-#define GEX_OP_CAS     ((gex_OP_t)0x02000000)
-#define GEX_OP_FCAS    ((gex_OP_t)0x04000000)
-/* GET is a fetching op without a non-fetching form: the odd bit below it stays unused,
- * so GEX_OP_TO_NONFETCHING(GEX_OP_GET) names no real op (clients rely on that). */
-#define GEX_OP_GET     ((gex_OP_t)0x10000000)
-#define GEX_OP_USER    ((gex_OP_t)0x20000000)
-#define GEX_OP_USER_NC ((gex_OP_t)0x40000000)
-#define GEX_OP_CSWAP   GEX_OP_FCAS
-#define GEX_OP_TO_FETCHING(op)    ((gex_OP_t)((op) << 1))
-#define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)((op) >> 1))
-
-/* ---- flags ----------------------------------------------------------------
- * Point-to-point communication flags share one bit space so that a flag passed
- * to the wrong call can be recognised; other families reuse bits freely. */
-#define GEX_FLAG_IMMEDIATE                ((gex_Flags_t)(1u << 0))
-#define GEX_FLAG_LC_COPY_YES              ((gex_Flags_t)(1u << 1))
-#define GEX_FLAG_LC_COPY_NO               ((gex_Flags_t)(1u << 2))
-#define GEX_FLAG_AD_MY_RANK               ((gex_Flags_t)(1u << 3))
-#define GEX_FLAG_AD_MY_NBRHD              ((gex_Flags_t)(1u << 4))
-#define GEX_FLAG_AD_ACQ                   ((gex_Flags_t)(1u << 5))
-#define GEX_FLAG_AD_REL                   ((gex_Flags_t)(1u << 6))
-#define GEX_FLAG_RANK_IS_JOBRANK          ((gex_Flags_t)(1u << 7))
-#define GEX_FLAG_SELF_SEG_SOME            ((gex_Flags_t)(1u << 8))
-#define GEX_FLAG_SELF_SEG_BOUND           ((gex_Flags_t)(1u << 9))
-#define GEX_FLAG_SELF_SEG_UNKNOWN         ((gex_Flags_t)(1u << 10))
-#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT  ((gex_Flags_t)(1u << 11)) /* GASNet's values: */
-#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC   ((gex_Flags_t)(1u << 12)) /* Realm checks them */
-#define GEX_FLAG_SELF_SEG_OFFSET          ((gex_Flags_t)(1u << 13))
-#define GEX_FLAG_PEER_SEG_UNKNOWN         ((gex_Flags_t)(1u << 14))
-#define GEX_FLAG_PEER_SEG_SOME            ((gex_Flags_t)(1u << 15))
-#define GEX_FLAG_PEER_SEG_BOUND           ((gex_Flags_t)(1u << 16))
-#define GEX_FLAG_PEER_SEG_OFFSET          ((gex_Flags_t)(1u << 17))
-#define GEX_FLAG_ENABLE_LEAF_LC           ((gex_Flags_t)(1u << 18))
-#define GEX_FLAG_PEER_NEVER_SELF          ((gex_Flags_t)(1u << 19))
-#define GEX_FLAG_PEER_NEVER_NBRHD         ((gex_Flags_t)(1u << 20))
-#define GEX_FLAG_AD_FAVOR_MY_RANK         ((gex_Flags_t)(1u << 21))
-#define GEX_FLAG_AD_FAVOR_MY_NBRHD        ((gex_Flags_t)(1u << 22))
-#define GEX_FLAG_AD_FAVOR_REMOTE          ((gex_Flags_t)(1u << 23))
-
-/* gex_Client_Init flags */
-#define GEX_FLAG_USES_GASNET1             ((gex_Flags_t)(1u << 0))
-#define GEX_FLAG_DEFER_THREADS            ((gex_Flags_t)(1u << 1))
-
-/* team construction flags */
-#define GEX_FLAG_TM_GLOBAL_SCRATCH           ((gex_Flags_t)(1u << 0))
-#define GEX_FLAG_TM_LOCAL_SCRATCH            ((gex_Flags_t)(1u << 1))
-#define GEX_FLAG_TM_SYMMETRIC_SCRATCH        ((gex_Flags_t)(1u << 2))
-#define GEX_FLAG_TM_NO_SCRATCH               ((gex_Flags_t)(1u << 3))
-#define GEX_FLAG_TM_SCRATCH_SIZE_MIN         ((gex_Flags_t)(1u << 4))
-#define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED ((gex_Flags_t)(1u << 5))
-#define GEX_FLAG_SCRATCH_SEG_OFFSET          ((gex_Flags_t)(1u << 6))
-#define GEX_FLAG_GLOBALLY_QUIESCED           ((gex_Flags_t)(1u << 8))
-
-/* AM handler registration flags (gex_AM_Entry_t.gex_flags) */
-#define GEX_FLAG_AM_SHORT   ((gex_Flags_t)(1u << 0))
-#define GEX_FLAG_AM_MEDIUM  ((gex_Flags_t)(1u << 1))
-#define GEX_FLAG_AM_LONG    ((gex_Flags_t)(1u << 2))
-#define GEX_FLAG_AM_MEDLONG (GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_LONG)
-#define GEX_FLAG_AM_REQUEST ((gex_Flags_t)(1u << 3))
-#define GEX_FLAG_AM_REPLY   ((gex_Flags_t)(1u << 4))
-#define GEX_FLAG_AM_REQREP  (GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_REPLY)
-
-/* endpoint capabilities */
-typedef uint32_t gex_EP_Capabilities_t;
-#define GEX_EP_CAPABILITY_RMA  ((gex_EP_Capabilities_t)(1u << 0))
-#define GEX_EP_CAPABILITY_AM   ((gex_EP_Capabilities_t)(1u << 1))
-#define GEX_EP_CAPABILITY_VIS  ((gex_EP_Capabilities_t)(1u << 2))
-#define GEX_EP_CAPABILITY_COLL ((gex_EP_Capabilities_t)(1u << 3))
-#define GEX_EP_CAPABILITY_AD   ((gex_EP_Capabilities_t)(1u << 4))
-#define GEX_EP_CAPABILITY_ALL  ((gex_EP_Capabilities_t)0x1f)
-
-/* gex_EP_Create flags: hints, accepted and ignored */
-#define GEX_FLAG_HINT_ACCEL_AD   ((gex_Flags_t)(1u << 0))
-#define GEX_FLAG_HINT_ACCEL_COLL ((gex_Flags_t)(1u << 1))
-#define GEX_FLAG_HINT_ACCEL_ALL  (GEX_FLAG_HINT_ACCEL_AD | GEX_FLAG_HINT_ACCEL_COLL)
+/* The flags whose meaning depends on the configuration (as in GASNet, not in gasnet_fwd.h) */
+#define GEX_FLAG_PEER_NEVER_SELF          (1u << 19)
+#define GEX_FLAG_PEER_NEVER_NBRHD         (1u << 20)
 
 /* ---- system queries ------------------------------------------------------- */
 extern gex_Rank_t gex_System_QueryJobRank(void);
@@ -322,6 +192,10 @@ extern uint64_t gex_System_QueryMaxThreads(void);
 /* The same limit as a constant. The name is GASNet's internal one, but real clients read it
  * (Chapel's comm layer sizes per-thread tables with it), so it is offered here too. */
 #define GASNETI_MAX_THREADS 256
+/* This rank's jobrank and the job's size under GASNet's internal names, which GASNet's own
+ * tests read (testlegacy); values, not variables. */
+#define gasneti_mynode (gex_System_QueryJobRank())
+#define gasneti_nodes  (gex_System_QueryJobSize())
 /* Non-zero iff AM handlers may run on threads the client does not own: always 0 here
  * (handlers run only inside the client's own calls), as GASNET_HIDDEN_AM_CONCURRENCY_LEVEL. */
 extern int gex_System_QueryHiddenAMConcurrencyLevel(void);
@@ -449,12 +323,18 @@ extern size_t gex_AM_LUBRequestMedium(void);
 extern size_t gex_AM_LUBReplyMedium(void);
 
 typedef uint32_t gex_TI_t;
-#define GEX_TI_SRCRANK ((gex_TI_t)0x01)
-#define GEX_TI_EP      ((gex_TI_t)0x02)
-#define GEX_TI_ENTRY   ((gex_TI_t)0x04)
-#define GEX_TI_IS_REQ  ((gex_TI_t)0x08)
-#define GEX_TI_IS_LONG ((gex_TI_t)0x10)
-#define GEX_TI_ALL     ((gex_TI_t)0x1f)
+#define GEX_TI_SRCRANK 0x01u
+#define GEX_TI_EP      0x02u
+#define GEX_TI_ENTRY   0x04u
+#define GEX_TI_IS_REQ  0x08u
+#define GEX_TI_IS_LONG 0x10u
+#define GEX_TI_ALL     0x1fu
+/* every gex_Token_Info field is always filled (the GASNET_SUPPORTS_TI_* of every conduit) */
+#define GASNET_SUPPORTS_TI_SRCRANK 1
+#define GASNET_SUPPORTS_TI_EP      1
+#define GASNET_SUPPORTS_TI_ENTRY   1
+#define GASNET_SUPPORTS_TI_IS_REQ  1
+#define GASNET_SUPPORTS_TI_IS_LONG 1
 
 typedef struct {
     gex_Rank_t            gex_srcrank;
@@ -488,8 +368,9 @@ extern int rv_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const voi
 /* ---- negotiated-payload AM ------------------------------------------------ */
 typedef struct rv_srcdesc *gex_AM_SrcDesc_t;
 #define GEX_AM_SRCDESC_NO_OP ((gex_AM_SrcDesc_t)0)
-#define GASNET_SUPPORTS_AM_COMMIT_V2 1
-#define GASNET_SUPPORTS_AM_CANCEL 1
+/* the revision dates of the interfaces implemented (GASNet-EX 2025.8.0, spec 0.19) */
+#define GASNET_SUPPORTS_AM_COMMIT_V2 20240906L
+#define GASNET_SUPPORTS_AM_CANCEL 20240418L
 
 extern gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank,
                                                     const void *client_buf, size_t least_payload,
@@ -581,6 +462,12 @@ typedef gex_HSL_t       gasnet_hsl_t;
 #define GASNET_INVALID_HANDLE GEX_EVENT_INVALID
 #define GASNET_HSL_INITIALIZER GEX_HSL_INITIALIZER
 
+/* a segment's address and size, as gasnet_getSegmentInfo reports it (gasnet.h) */
+typedef struct {
+    void     *addr;
+    uintptr_t size;
+} gasnet_seginfo_t;
+
 extern int  gasnet_AMPoll(void);
 extern void gasnet_exit(int exitcode) __attribute__((noreturn));
 extern gex_Rank_t gasnet_mynode(void);
@@ -592,6 +479,90 @@ extern gex_Rank_t gasnet_nodes(void);
 #define gasnet_hsl_unlock  gex_HSL_Unlock
 #define gasnet_hsl_trylock gex_HSL_Trylock
 
+/* The largest segment a program asks for when GASNET_MAX_SEGSIZE is not in the environment:
+ * a client may define either (the string wins; the deprecated number is bytes per rank). */
+extern const char *gasnet_max_segsize_str;
+extern uint64_t gasnet_max_segsize;
+
+/* ---- GASNet-Tools that need GASNet-EX types --------------------------------
+ * (GASNet declares them in gasnet_tools.h when gasnetex.h is included; here they come with
+ * gasnetex.h, in whatever order the two headers are included.) */
+/* Formatters for diagnostics. Each writes one NUL-terminated line into buf. The flag
+ * formatters (dt, op, ti) return the bytes the text needs, NUL included, and write nothing
+ * when buf is NULL ("GEX_DT_I32|GEX_DT_DBL", "(empty)" for 0, "(invalid)" for unknown bits).
+ * The others need a buf of at least their _bufsz(...) bytes; putvgetv, putigeti and putsgets
+ * return the bytes the transfer moves. pstats (GASNet's statistics slot) is unused. */
+extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
+extern size_t gasnett_format_op(char *buf, gex_OP_t op);
+extern size_t gasnett_format_ti(char *buf, gex_TI_t ti);
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern void gasnett_format_memveclist(char *buf, size_t count, gex_Memvec_t const *list);
+extern size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putvgetv(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      gex_Memvec_t const dstlist[], size_t srccount,
+                                      gex_Memvec_t const srclist[]);
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern void gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len);
+extern size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount);
+extern size_t gasnett_format_putigeti(char *buf, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                                      void *const dstlist[], size_t dstlen, size_t srccount,
+                                      void *const srclist[], size_t srclen);
+extern size_t gasnett_format_strides_bufsz(size_t count);
+extern void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+extern size_t gasnett_format_putsgets(char *buf, void *pstats, gex_TM_t tm, gex_Rank_t rank,
+                                      void *dstaddr, const ptrdiff_t dststrides[], void *srcaddr,
+                                      const ptrdiff_t srcstrides[], size_t elemsz,
+                                      const size_t count[], size_t stridelevels);
+
+/* Self-test of the library on a live job (src/tools/tools_diag.c): the client registers the
+ * handlers gasnett_diagnostic_gethandlers returns (callable before gex_Client_Init), then
+ * every rank of myteam calls gasnett_run_diagnostics collectively with its own segment area
+ * (myseg) and its peer's (peerseg; at least 4 KiB each, peer = the next rank). testsections
+ * picks sections by letter (NULL or "": all): A atomics and threads, B locks, C timers,
+ * D RMA to the peer, E Active Messages to the peer, F formatters. Returns the number of
+ * errors found (each is also printed). */
+extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
+                                   gex_TM_t myteam, void *myseg, gex_Rank_t peer, void *peerseg,
+                                   unsigned int seed);
+extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **htable, int *htable_cnt);
+
+/* Copies nbytes from src to dest (no overlap); small power-of-two sizes become one access. */
+#define GASNETT_FAST_ALIGNED_MEMCPY(dest, src, nbytes) memcpy((dest), (src), (nbytes))
+#define GASNETT_FAST_UNALIGNED_MEMCPY(dest, src, nbytes) memcpy((dest), (src), (nbytes))
+/* Stores the nbytes low-order bytes of value at dest, as an nbytes integer of this host. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define RV_VALUE_LOW(p, n) ((char *)(p) + sizeof(gex_RMA_Value_t) - (n))
+#else
+#define RV_VALUE_LOW(p, n) ((char *)(p))
+#endif
+#define GASNETT_VALUE_ASSIGN(dest, value, nbytes)                                           \
+    do {                                                                                    \
+        gex_RMA_Value_t rv_va_v_ = (gex_RMA_Value_t)(value);                                \
+        size_t rv_va_n_ = (nbytes);                                                         \
+        switch (rv_va_n_) {                                                                 \
+        case 1: { uint8_t rv_t_ = (uint8_t)rv_va_v_; memcpy((dest), &rv_t_, 1); break; }   \
+        case 2: { uint16_t rv_t_ = (uint16_t)rv_va_v_; memcpy((dest), &rv_t_, 2); break; } \
+        case 4: { uint32_t rv_t_ = (uint32_t)rv_va_v_; memcpy((dest), &rv_t_, 4); break; } \
+        default: memcpy((dest), RV_VALUE_LOW(&rv_va_v_, rv_va_n_), rv_va_n_); break;        \
+        }                                                                                   \
+    } while (0)
+/* Returns (from the enclosing function) the nbytes integer at src as a gex_RMA_Value_t. */
+#define GASNETT_VALUE_RETURN(src, nbytes)                                                   \
+    do {                                                                                    \
+        size_t rv_vr_n_ = (nbytes);                                                         \
+        switch (rv_vr_n_) {                                                                 \
+        case 1: { uint8_t rv_t_; memcpy(&rv_t_, (src), 1); return (gex_RMA_Value_t)rv_t_; }  \
+        case 2: { uint16_t rv_t_; memcpy(&rv_t_, (src), 2); return (gex_RMA_Value_t)rv_t_; } \
+        case 4: { uint32_t rv_t_; memcpy(&rv_t_, (src), 4); return (gex_RMA_Value_t)rv_t_; } \
+        default: {                                                                          \
+            gex_RMA_Value_t rv_t_ = 0;                                                      \
+            memcpy(RV_VALUE_LOW(&rv_t_, rv_vr_n_), (src), rv_vr_n_);                        \
+            return rv_t_;                                                                   \
+        }                                                                                   \
+        }                                                                                   \
+    } while (0)
+
 /* Spin-poll until cond is true; polls for progress and yields when oversubscribed. */
 extern void rv_progress_wait_step(void);
 #define GASNET_BLOCKUNTIL(cond) \
@@ -599,6 +570,30 @@ extern void rv_progress_wait_step(void);
 
 #ifdef __cplusplus
 }
+#endif
+
+/* ---- ident strings ----------------------------------------------------------
+ * GASNet embeds "$GASNetConduitName: SMP $"-style strings in every program it links (tools
+ * such as UPC++'s upcxx-run read the conduit from the binary). librivet is shared, so each
+ * client object that includes this header carries the strings of its own conduit and mode,
+ * in a COMDAT group: the linker keeps one copy per program. The library itself carries
+ * Rivet's (src/core/ident.c). RIVET_NO_IDENT leaves them out. */
+#if !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_IDENT) && defined(__ELF__) && \
+    defined(__GNUC__)
+#define RV_IDENT_GROUP "rivet_ident." RV_STR(GASNET_CONDUIT_NAME) "." RV_THREADMODEL_STR
+__asm__(".pushsection .rodata.rivet_ident,\"aG\",%progbits," RV_IDENT_GROUP ",comdat\n"
+        ".asciz \"$GASNetConduitName: " GASNET_CONDUIT_NAME_STR " $\"\n"
+        ".asciz \"$GASNetCoreLibraryName: " GASNET_CORE_NAME_STR " $\"\n"
+        ".asciz \"$GASNetCoreLibraryVersion: " GASNET_CORE_VERSION_STR " $\"\n"
+        ".asciz \"$GASNetExtendedLibraryName: " GASNET_EXTENDED_NAME_STR " $\"\n"
+        ".asciz \"$GASNetThreadModel: GASNET_" RV_THREADMODEL_STR " $\"\n"
+        ".asciz \"$GASNetSegment: GASNET_SEGMENT_FAST $\"\n"
+        ".asciz \"$GASNetEXAPIVersion: " RV_STR(GEX_SPEC_VERSION_MAJOR) "."
+        RV_STR(GEX_SPEC_VERSION_MINOR) " $\"\n"
+        ".asciz \"$GASNetAPIVersion: " RV_STR(GASNET_SPEC_VERSION_MAJOR) " $\"\n"
+        ".asciz \"$GASNetConfig: (gasnetex.h) " GASNET_CONFIG_STRING " $\"\n"
+        ".popsection\n");
+#undef RV_IDENT_GROUP
 #endif
 
 #include "rivet_am_forms.h"

@@ -26,7 +26,19 @@ static uintptr_t rv_parse_max_segsize(const char *s)
 
 void rv_segment_init_limits(void)
 {
-    uintptr_t v = rv_parse_max_segsize(rv_cfg.MAX_SEGSIZE);
+    /* Without GASNET_MAX_SEGSIZE in the environment, the client's compiled-in default
+     * applies (core/segdefault.c): the string first, then the deprecated per-rank bytes. */
+    const char *spec = rv_cfg.MAX_SEGSIZE;
+    char bytes_per_rank[32];
+    if (!getenv("RIVET_MAX_SEGSIZE") && !getenv("GASNET_MAX_SEGSIZE")) {
+        if (gasnet_max_segsize_str) {
+            spec = gasnet_max_segsize_str;
+        } else if (gasnet_max_segsize) {
+            snprintf(bytes_per_rank, sizeof bytes_per_rank, "%" PRIu64 "/P", gasnet_max_segsize);
+            spec = bytes_per_rank;
+        }
+    }
+    uintptr_t v = rv_parse_max_segsize(spec);
     if (rv_tp.lim.max_seg_local && rv_tp.lim.max_seg_local < v) v = rv_tp.lim.max_seg_local;
     v &= ~(uintptr_t)(GASNET_PAGESIZE - 1);
     rv_max_local = v;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* legacy/legacy_vis.c: the GASNet-1 Vector/Indexed/Strided calls (gasnet_putv_bulk and kin)
- * over gex_VIS_* on the primordial team, and the gasnett_format_* VIS metadata formatters.
+ * over gex_VIS_* on the primordial team (the formatters are in tools/tools_format.c).
  * The blocking forms make progress as the other blocking GASNet-1 calls do (gasnet.h). */
 #include "legacy/legacy_int.h"
 #include "gasnet_vis.h"
@@ -173,58 +173,4 @@ void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_
     (void)gex_VIS_StridedGetNBI(rv_legacy_tm_get("gasnet_gets_nbi_bulk"), dstaddr,
                                 RV_STRIDES(dststrides), srcnode, srcaddr, RV_STRIDES(srcstrides),
                                 count[0], count + 1, stridelevels, 0);
-}
-
-/* ---- metadata formatters ------------------------------------------------------
- * Every number is printed in at most RV_FMT_NUM characters ("0x" + 16 hex digits, or 20
- * decimal digits) plus its punctuation, which the _bufsz functions budget for. */
-#define RV_FMT_NUM 24
-
-size_t gasnett_format_memveclist_bufsz(size_t count)
-{
-    return 64 + count * (2 * RV_FMT_NUM + 4);
-}
-
-void gasnett_format_memveclist(char *buf, size_t count, gasnet_memvec_t const *list)
-{
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) total += list[i].len;
-    char *p = buf + sprintf(buf, "%zu entries, %zu bytes:", count, total);
-    for (size_t i = 0; i < count; i++)
-        p += sprintf(p, " (%p,%zu)", list[i].addr, list[i].len);
-}
-
-size_t gasnett_format_addrlist_bufsz(size_t count)
-{
-    return 64 + count * (RV_FMT_NUM + 1);
-}
-
-void gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len)
-{
-    char *p = buf + sprintf(buf, "%zu entries of %zu bytes:", count, len);
-    for (size_t i = 0; i < count; i++) p += sprintf(p, " %p", list[i]);
-}
-
-size_t gasnett_format_putsgets_bufsz(size_t stridelevels)
-{
-    return 128 + (3 * stridelevels + 1) * (RV_FMT_NUM + 1);
-}
-
-static char *rv_format_sizes(char *p, const char *name, const size_t *v, size_t n)
-{
-    p += sprintf(p, " %s=[", name);
-    for (size_t i = 0; i < n; i++) p += sprintf(p, i ? ",%zu" : "%zu", v[i]);
-    return p + sprintf(p, "]");
-}
-
-void gasnett_format_putsgets(char *buf, void *thread, gasnet_node_t node, void *dstaddr,
-                             const size_t dststrides[], void *srcaddr, const size_t srcstrides[],
-                             const size_t count[], size_t stridelevels)
-{
-    (void)thread;
-    char *p = buf + sprintf(buf, "node=%u stridelevels=%zu dst=%p src=%p", (unsigned)node,
-                            stridelevels, dstaddr, srcaddr);
-    p = rv_format_sizes(p, "dststrides", dststrides, stridelevels);
-    p = rv_format_sizes(p, "srcstrides", srcstrides, stridelevels);
-    (void)rv_format_sizes(p, "count", count, stridelevels + 1);
 }

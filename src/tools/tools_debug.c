@@ -45,7 +45,7 @@ static int rv_tools_backtrace_ifenabled(int fd)
 int (*gasnett_print_backtrace_ifenabled)(int fd) = rv_tools_backtrace_ifenabled;
 
 /* The flag gasnett_freezeForDebuggerErr waits on: set it to 0 in the debugger. */
-volatile int rv_tools_frozen;
+volatile int gasnet_frozen;
 
 void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname)
 {
@@ -63,7 +63,7 @@ void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagsymname)
 void gasnett_freezeForDebuggerErr(void)
 {
     if (rv_tools_env_flag("RIVET_FREEZE_ON_ERROR", "GASNET_FREEZE_ON_ERROR", 0))
-        gasnett_freezeForDebuggerNow(&rv_tools_frozen, "rv_tools_frozen");
+        gasnett_freezeForDebuggerNow(&gasnet_frozen, "gasnet_frozen");
 }
 
 static void rv_tools_fatal_msg(const char *msg) __attribute__((__noreturn__));

@@ -54,8 +54,9 @@ double gasnett_tick_overheadus(void)
     return rv_tools_overhead_us;
 }
 
-void gasnett_nsleep(uint64_t ns)
+int gasnett_nsleep(uint64_t ns)
 {
     struct timespec t = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
     while (nanosleep(&t, &t) != 0) {} /* EINTR: sleep the rest */
+    return 0;
 }

@@ -73,8 +73,35 @@ static void *threadinfo_of_thread(void *out)
     defined(GASNET_HAVE_MK_CLASS_ZE)
 #error "this build has no device memory kinds"
 #endif
-#if GASNET_SUPPORTS_AM_COMMIT_V2 != 1 || GASNET_SUPPORTS_AM_CANCEL != 1
-#error "GASNET_SUPPORTS_AM_COMMIT_V2 / GASNET_SUPPORTS_AM_CANCEL"
+/* GASNet-EX 2025.8.0, spec 0.19: the experimental AM calls carry their revision dates */
+#if GASNET_RELEASE_VERSION_MAJOR != 2025 || GASNET_RELEASE_VERSION_MINOR != 8 || \
+    GASNET_RELEASE_VERSION_PATCH != 0 || GEX_SPEC_VERSION_MAJOR != 0 || GEX_SPEC_VERSION_MINOR != 19
+#error "Rivet implements GASNet-EX release 2025.8.0, spec 0.19"
+#endif
+#if GASNET_SUPPORTS_AM_COMMIT_V2 != 20240906L || GASNET_SUPPORTS_AM_CANCEL != 20240418L
+#error "GASNET_SUPPORTS_AM_COMMIT_V2 / GASNET_SUPPORTS_AM_CANCEL carry their revision dates"
+#endif
+/* every gex_Token_Info field is reported; NULL argc/argv are accepted */
+#if GASNET_SUPPORTS_TI_SRCRANK != 1 || GASNET_SUPPORTS_TI_EP != 1 || GASNET_SUPPORTS_TI_ENTRY != 1 || \
+    GASNET_SUPPORTS_TI_IS_REQ != 1 || GASNET_SUPPORTS_TI_IS_LONG != 1 || GASNET_NULL_ARGV_OK != 1
+#error "GASNET_SUPPORTS_TI_* / GASNET_NULL_ARGV_OK"
+#endif
+/* gasnet_config.h comes with gasnetex.h: what configure scripts and GASNet's test.h read */
+#if !defined(_INCLUDED_GASNET_CONFIG_H) || HAVE_PTHREAD_H != 1 || HAVE_MMAP != 1 || \
+    SIZEOF_VOID_P != 8 && SIZEOF_VOID_P != 4
+#error "gasnet_config.h"
+#endif
+/* Constants are plain integer expressions: the preprocessor evaluates them (GASNet's tests
+ * compare flags in #if). */
+#if GEX_FLAG_PEER_NEVER_SELF == 0 || GEX_FLAG_PEER_NEVER_NBRHD == 0 || \
+    (GEX_FLAG_PEER_NEVER_SELF & GEX_FLAG_PEER_NEVER_NBRHD) || GEX_FLAG_IMMEDIATE != 1 || \
+    (GEX_FLAG_AM_REQREP & GEX_FLAG_AM_SHORT) || GEX_FLAG_TM_NO_SCRATCH == 0 ||             \
+    GEX_FLAG_HINT_ACCEL_ALL != (GEX_FLAG_HINT_ACCEL_AD | GEX_FLAG_HINT_ACCEL_COLL) ||      \
+    GEX_EP_CAPABILITY_ALL == 0 || GEX_TI_ALL != 0x1f || (GEX_EC_ALL & GEX_EC_PUT) == 0 ||   \
+    GEX_DT_DBL == 0 || GEX_OP_TO_FETCHING(GEX_OP_ADD) != GEX_OP_FADD ||                      \
+    GEX_OP_TO_NONFETCHING(GEX_OP_FCAS) != GEX_OP_CAS || GEX_FLAG_SELF_SEG_OFFSET == 0 ||     \
+    GEX_FLAG_AD_FAVOR_REMOTE == 0 || GEX_FLAG_USES_GASNET1 == 0 || GEX_FLAG_GLOBALLY_QUIESCED == 0
+#error "a GEX_* constant cannot be evaluated by the preprocessor"
 #endif
 /* Macros the spec defines as #define'd names. */
 #if !defined(GEX_DT_I32) || !defined(GEX_DT_U32) || !defined(GEX_DT_I64) || !defined(GEX_DT_U64) || \
@@ -577,6 +604,11 @@ static gex_AM_Entry_t htable[] = {
 };
 
 /* ---- checks ------------------------------------------------------------------------------- */
+static gex_RMA_Value_t value_return(const void *src, size_t nb)
+{
+    GASNETT_VALUE_RETURN(src, nb);
+}
+
 static void check_constants(void)
 {
     RVT_CHECK(ev_consts[0] == GEX_EVENT_INVALID && ev_consts[0] == 0 && ev_consts[1] != 0 &&
@@ -634,6 +666,78 @@ static void check_constants(void)
         RVT_CHECK(GEX_OP_TO_NONFETCHING(fe[i]) == nf[i], "GEX_OP_TO_NONFETCHING(op %zu)", i);
     }
     RVT_CHECK(GEX_OP_CSWAP == GEX_OP_FCAS, "GEX_OP_CSWAP is an alias of GEX_OP_FCAS");
+    /* the constants keep their typedef's type (unsigned, 32 bits) */
+    _Static_assert(_Generic(GEX_FLAG_IMMEDIATE, unsigned int: 1, default: 0) &&
+                   _Generic(GEX_DT_I32, unsigned int: 1, default: 0) &&
+                   _Generic(GEX_OP_ADD, unsigned int: 1, default: 0) &&
+                   _Generic(GEX_TI_ALL, unsigned int: 1, default: 0) &&
+                   _Generic(GEX_EC_ALL, unsigned int: 1, default: 0) &&
+                   _Generic(GEX_EP_CAPABILITY_ALL, unsigned int: 1, default: 0),
+                   "flag and code constants are unsigned int, as gex_Flags_t/DT/OP/TI/EC");
+    /* gasnet_seginfo_t comes with gasnetex.h (no gasnet.h here) */
+    gasnet_seginfo_t si = { rvt_seg_addr(rvt_me, 0), 16 * GASNET_PAGESIZE };
+    RVT_CHECK(si.addr == gex_Segment_QueryAddr(rvt_seg) && si.size == gex_Segment_QuerySize(rvt_seg),
+              "gasnet_seginfo_t");
+    /* the configuration string names the release, the spec and this program's conduit */
+    RVT_CHECK(strstr(GASNET_CONFIG_STRING, "RELEASE=2025.8.0,SPEC=0.19,CONDUIT=RIVET(") != NULL,
+              "GASNET_CONFIG_STRING is '%s'", GASNET_CONFIG_STRING);
+    RVT_CHECK(!strcmp(GASNET_CONDUIT_NAME_STR, "RIVET") && !strcmp(GASNET_CORE_NAME_STR, "RIVET"),
+              "a client built without a conduit's flags is RIVET");
+    /* the formatters of gex_DT_t / gex_OP_t / gex_TI_t: size with NULL, then the text */
+    char buf[512];
+    size_t need = gasnett_format_dt(NULL, GEX_DT_I32 | GEX_DT_USER);
+    RVT_CHECK(need == sizeof "GEX_DT_I32|GEX_DT_USER" && gasnett_format_dt(buf, GEX_DT_I32 | GEX_DT_USER)
+              == need && !strcmp(buf, "GEX_DT_I32|GEX_DT_USER"), "gasnett_format_dt: '%s'", buf);
+    RVT_CHECK(gasnett_format_op(buf, GEX_OP_ADD | GEX_OP_FCAS | GEX_OP_USER_NC) ==
+              sizeof "GEX_OP_ADD|GEX_OP_FCAS|GEX_OP_USER_NC" &&
+              !strcmp(buf, "GEX_OP_ADD|GEX_OP_FCAS|GEX_OP_USER_NC"), "gasnett_format_op: '%s'", buf);
+    RVT_CHECK(gasnett_format_ti(buf, GEX_TI_ALL) == 1 + strlen(buf) &&
+              !strcmp(buf, "GEX_TI_SRCRANK|GEX_TI_EP|GEX_TI_ENTRY|GEX_TI_IS_REQ|GEX_TI_IS_LONG"),
+              "gasnett_format_ti: '%s'", buf);
+    RVT_CHECK(gasnett_format_ti(buf, 0) == sizeof "(empty)" && !strcmp(buf, "(empty)"),
+              "gasnett_format_ti(0): '%s'", buf);
+    RVT_CHECK(gasnett_format_dt(buf, 0x80000000u) == sizeof "(invalid)" && !strcmp(buf, "(invalid)"),
+              "gasnett_format_dt(unknown bit): '%s'", buf);
+    /* the VIS formatters: one line within the _bufsz budget, returning the bytes moved */
+    char *a = rvt_seg_addr(rvt_me, 0);
+    gex_Memvec_t mv[2] = { { a, 10 }, { a + 64, 6 } };
+    RVT_CHECK(gasnett_format_putvgetv(buf, rvt_tm, 1, 2, mv, 1, mv) == 16 &&
+              strlen(buf) < gasnett_format_putvgetv_bufsz(2, 1) && strstr(buf, "rank=1") &&
+              strstr(buf, "2 entries, 16 bytes") && strstr(buf, "1 entries, 10 bytes"),
+              "gasnett_format_putvgetv: '%s'", buf);
+    gasnett_format_memveclist(buf, 2, mv);
+    RVT_CHECK(strlen(buf) < gasnett_format_memveclist_bufsz(2) && strstr(buf, "2 entries, 16 bytes"),
+              "gasnett_format_memveclist: '%s'", buf);
+    void *al[3] = { a, a + 8, a + 16 };
+    RVT_CHECK(gasnett_format_putigeti(buf, rvt_tm, 0, 3, al, 8, 1, al, 24) == 24 &&
+              strlen(buf) < gasnett_format_putigeti_bufsz(3, 1) && strstr(buf, "3 entries of 8 bytes") &&
+              strstr(buf, "1 entries of 24 bytes"), "gasnett_format_putigeti: '%s'", buf);
+    ptrdiff_t st[3] = { 8, -64, 4096 };
+    gasnett_format_strides(buf, 3, st);
+    RVT_CHECK(!strcmp(buf, "[8,-64,4096]") && strlen(buf) < gasnett_format_strides_bufsz(3),
+              "gasnett_format_strides: '%s'", buf);
+    size_t cnt[2] = { 4, 5 };
+    ptrdiff_t ds[2] = { 8, 32 }, ss[2] = { 8, 64 };
+    RVT_CHECK(gasnett_format_putsgets(buf, NULL, rvt_tm, 0, a, ds, a + 1024, ss, 8, cnt, 2) == 160 &&
+              strlen(buf) < gasnett_format_putsgets_bufsz(2) && strstr(buf, "elemsz=8") &&
+              strstr(buf, "dststrides=[8,32]") && strstr(buf, "srcstrides=[8,64]") &&
+              strstr(buf, "count=[4,5]"), "gasnett_format_putsgets: '%s'", buf);
+    /* GASNETT_VALUE_ASSIGN / _RETURN: the low nbytes of a value as an nbytes integer */
+    for (size_t nb = 1; nb <= 8; nb++) {
+        uint8_t out[8] = { 0 };
+        uint64_t v = 0x1122334455667788ull;
+        GASNETT_VALUE_ASSIGN(out, v, nb);
+        uint64_t want = nb == 8 ? v : v & ((1ull << (8 * nb)) - 1), got = 0;
+        memcpy(&got, out, nb); /* little-endian host */
+        RVT_CHECK(got == want, "GASNETT_VALUE_ASSIGN(%zu bytes): 0x%" PRIx64, nb, got);
+        RVT_CHECK(value_return(out, nb) == want, "GASNETT_VALUE_RETURN(%zu bytes)", nb);
+    }
+    uint32_t fs = 7, fd = 0;
+    GASNETT_FAST_ALIGNED_MEMCPY(&fd, &fs, sizeof fd);
+    RVT_CHECK(fd == 7, "GASNETT_FAST_ALIGNED_MEMCPY");
+    fd = 0;
+    GASNETT_FAST_UNALIGNED_MEMCPY(&fd, &fs, sizeof fd);
+    RVT_CHECK(fd == 7, "GASNETT_FAST_UNALIGNED_MEMCPY");
 }
 
 static void check_queries(void)

@@ -20,6 +20,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <csignal>
 #include <cstring>
 #include <type_traits>
 
@@ -82,8 +83,55 @@ static void h_rep(gex_Token_t t)
 }
 }
 
+// GASNet-EX 2025.8.0 names in C++ (GASNet's testcxx, testtoolscxx, testlegacycxx): versions
+// and flags in #if, constants of their typedef's type, gasnet_fwd.h, the tools additions.
+#include <gasnet_fwd.h> // again, after gasnetex.h: nothing is defined twice
+#if GASNET_RELEASE_VERSION_MAJOR != 2025 || GEX_SPEC_VERSION_MINOR != 19 || \
+    GEX_FLAG_PEER_NEVER_SELF == GEX_FLAG_PEER_NEVER_NBRHD || !PLATFORM_COMPILER_VERSION_GE(4, 0, 0)
+#error "versions, flags in #if, PLATFORM_COMPILER_VERSION_GE"
+#endif
+static_assert(std::is_same<decltype(GEX_FLAG_IMMEDIATE), unsigned int>::value &&
+              std::is_same<decltype(GEX_OP_FADD), unsigned int>::value &&
+              std::is_same<decltype(GEX_TI_ALL), unsigned int>::value, "constants' types");
+static_assert(std::is_same<decltype(gasnett_nsleep(0)), int>::value, "gasnett_nsleep returns int");
+
+static int cxx_fallthrough(int x)
+{
+    int r = 0;
+    switch (x) {
+    case 0:
+        r = 1;
+        GASNETT_FALLTHROUGH
+    case 1:
+        r += 2;
+        break;
+    default:
+        break;
+    }
+    return r;
+}
+
+static void check_2025_names()
+{
+    char buf[256];
+    CHECK(gasnett_format_op(nullptr, GEX_OP_ADD | GEX_OP_GET) == sizeof "GEX_OP_ADD|GEX_OP_GET" &&
+          gasnett_format_op(buf, GEX_OP_ADD | GEX_OP_GET) && !std::strcmp(buf, "GEX_OP_ADD|GEX_OP_GET"),
+          "gasnett_format_op '%s'", buf);
+    CHECK(cxx_fallthrough(0) == 3 && cxx_fallthrough(1) == 2, "GASNETT_FALLTHROUGH");
+    GASNETT_STATS_DUMP(1);
+    CHECK(GASNETT_STATS_INIT(nullptr) == 0, "GASNETT_STATS_INIT");
+    gasnet_seginfo_t si = { nullptr, 0 };
+    gasnet_memvec_t mv = { si.addr, 0 };
+    CHECK(mv.addr == nullptr && !std::strcmp(gasnett_release_version_str(), "2025.8.0") &&
+          gasnett_signame_fromval(SIGINT) && gasnett_exe_name()[0] == '/',
+          "seginfo/memvec/release/signame/exe_name");
+    int x = 1, y = 2;
+    GASNETT_UNUSED_ARGS2(x, y);
+}
+
 int main(int argc, char **argv)
 {
+    check_2025_names();
     gex_Client_t client;
     gex_EP_t ep;
     gex_Segment_t seg;

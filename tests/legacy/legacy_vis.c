@@ -145,9 +145,10 @@ static void check_strided(int form, unsigned seed)
 static void check_format(void)
 {
     unsigned char x[16];
-    gasnet_memvec_t mv[2] = {{x, 3}, {NULL, 0}};
+    gex_Memvec_t mv[2] = {{x, 3}, {NULL, 0}}; /* the formatters take GASNet-EX's types */
     void *al[3] = {x, x + 4, x + 8};
-    const size_t str[2] = {8, 64}, cnt[3] = {4, 2, 5};
+    const ptrdiff_t str[2] = {8, 64};
+    const size_t cnt[3] = {4, 2, 5};
     char *buf = malloc(gasnett_format_memveclist_bufsz(2));
     gasnett_format_memveclist(buf, 2, mv);
     RVT_CHECK(strlen(buf) < gasnett_format_memveclist_bufsz(2) && strstr(buf, "2 entries, 3 bytes"),
@@ -159,9 +160,12 @@ static void check_format(void)
               "addrlist: '%s'", buf);
     free(buf);
     buf = malloc(gasnett_format_putsgets_bufsz(2));
-    gasnett_format_putsgets(buf, NULL, 3, x, str, x + 1, str, cnt, 2);
-    RVT_CHECK(strlen(buf) < gasnett_format_putsgets_bufsz(2) && strstr(buf, "node=3") &&
-                  strstr(buf, "dststrides=[8,64]") && strstr(buf, "count=[4,2,5]"),
+    /* a GASNet-1 strided description as GASNet's testvis passes it: count[0] is elemsz */
+    size_t moved = gasnett_format_putsgets(buf, NULL, GEX_TM_INVALID, 3, x, str, x + 1, str,
+                                           cnt[0], cnt + 1, 2);
+    RVT_CHECK(moved == 40 && strlen(buf) < gasnett_format_putsgets_bufsz(2) &&
+                  strstr(buf, "rank=3") && strstr(buf, "dststrides=[8,64]") &&
+                  strstr(buf, "elemsz=4") && strstr(buf, "count=[2,5]"),
               "putsgets: '%s'", buf);
     free(buf);
 }
