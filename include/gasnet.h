@@ -7,6 +7,7 @@
 #include <gasnet_config.h>
 #include <gasnetex.h>
 #include <gasnet_tools.h> /* clients of gasnet.h use gasnett_* without including it */
+#include <gasnet_coll.h>  /* Rivet's gasnet.h also gives the GASNet-1 collectives */
 
 #ifdef __cplusplus
 extern "C" {
@@ -457,40 +458,9 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion()   gex_NBI_EndAccessRegion(0)
 
-/* ---- GASNet-1 collectives: initialization and broadcast (src/legacy/legacy_coll.c) ----
- * The subset GASNet-1 clients use to share a value (docs/legacy.md): gasnet_coll_init once,
- * collectively, after attach (images must be NULL: one image per node; no function table);
- * then gasnet_coll_broadcast over GASNET_TEAM_ALL, a blocking broadcast of nbytes from
- * srcimage's src to every node's dst. flags: exactly one of GASNET_COLL_IN_{NO,MY,ALL}SYNC,
- * one of GASNET_COLL_OUT_{NO,MY,ALL}SYNC, one of GASNET_COLL_{SINGLE,LOCAL} (dst and src
- * are each node's local addresses either way), optionally GASNET_COLL_{DST,SRC}_IN_SEGMENT. */
-typedef uint32_t gasnet_image_t;
-typedef struct rv_legacy_team *gasnet_team_handle_t;
-typedef void (*gasnet_coll_fn_t)(void *results, size_t result_count, const void *left_operands,
-                                 size_t left_count, const void *right_operands,
-                                 size_t elem_size, int flags, int arg);
-typedef struct {
-    gasnet_coll_fn_t fnptr;
-    unsigned int     flags;
-} gasnet_coll_fn_entry_t;
-extern struct rv_legacy_team rv_legacy_team_all;
-#define GASNET_TEAM_ALL (&rv_legacy_team_all)
-
-#define GASNET_COLL_IN_NOSYNC       (1 << 0)
-#define GASNET_COLL_IN_MYSYNC       (1 << 1)
-#define GASNET_COLL_IN_ALLSYNC      (1 << 2)
-#define GASNET_COLL_OUT_NOSYNC      (1 << 3)
-#define GASNET_COLL_OUT_MYSYNC      (1 << 4)
-#define GASNET_COLL_OUT_ALLSYNC     (1 << 5)
-#define GASNET_COLL_SINGLE          (1 << 6)
-#define GASNET_COLL_LOCAL           (1 << 7)
-#define GASNET_COLL_DST_IN_SEGMENT  (1 << 8)
-#define GASNET_COLL_SRC_IN_SEGMENT  (1 << 9)
-
-extern void gasnet_coll_init(gasnet_image_t *images, gasnet_image_t my_image,
-                             gasnet_coll_fn_entry_t *fn_tbl, size_t fn_count, int init_flags);
-extern void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
-                                  void *src, size_t nbytes, int flags);
+/* ---- GASNet-1 collectives (GASNET_TEAM_ALL, gasnet_coll_broadcast, ...) live in
+ * gasnet_coll.h, as in GASNet; gasnet.h includes it (above) for GASNet-1 clients that
+ * relied on gasnet.h alone. */
 
 /* The barrier (gasnet_barrier_notify/wait/try/result, gasnet_barrier, GASNET_BARRIERFLAG_*),
  * the configuration and conduit names, gasnet_getenv, gasnet_set_waitmode and the

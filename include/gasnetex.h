@@ -147,6 +147,7 @@ typedef struct rv_mk      *gex_MK_t;
 #define GEX_SEGMENT_INVALID ((gex_Segment_t)0)
 #define GEX_MK_INVALID      ((gex_MK_t)0)
 #define GEX_MK_HOST         ((gex_MK_t)1)
+#define GASNET_HAVE_MK_CLASS_HOST 1 /* always; no device class is (gasnet_mk.h) */
 
 typedef uint8_t gex_AM_Index_t;
 typedef int32_t gex_AM_Arg_t;
@@ -438,6 +439,8 @@ extern void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags);
 
 /* ---- collectives reachable from gasnetex.h -------------------------------- */
 extern gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
+/* The same barrier, returning when it is complete (flags: none defined). */
+extern void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
 
 /* ---- handler-safe locks --------------------------------------------------- */
 typedef struct {

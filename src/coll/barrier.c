@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* coll/barrier.c: gex_Coll_BarrierNB as a dissemination barrier on any team (over the
- * neighbourhood leaders when it runs in two levels, hier.c). */
+/* coll/barrier.c: gex_Coll_BarrierNB and gex_Coll_BarrierBlocking as a dissemination
+ * barrier on any team (over the neighbourhood leaders when it runs in two levels, hier.c). */
 #include "coll/coll_int.h"
 
 /* Round k: tell rank + 2^k, wait for rank - 2^k. */
@@ -30,4 +30,10 @@ gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
 {
     (void)flags; /* none defined */
     return rv_coll_barrier_kind("gex_Coll_BarrierNB", tm, RV_COLL_BARRIER);
+}
+
+void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    gex_Event_Wait(rv_coll_barrier_kind("gex_Coll_BarrierBlocking", tm, RV_COLL_BARRIER));
 }

@@ -89,22 +89,28 @@ static int rv_bcast_alg(const struct rv_coll_op *o, size_t nbytes)
     return large;
 }
 
-gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
-                                 size_t nbytes, gex_Flags_t flags)
+/* The root's payload into its own dst (when the data may be read). */
+static void rv_bcast_prep(struct rv_coll_op *o)
 {
-    (void)flags; /* none defined */
-    static const char call[] = "gex_Coll_BroadcastNB";
+    if (o->tm->rank == o->sig.root && o->dst != o->src && o->nbytes)
+        memmove(o->dst, o->src, o->nbytes);
+}
+
+struct rv_coll_op *rv_coll_bcast_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                     const void *src, size_t nbytes, uint32_t sigop)
+{
     RV_CHECK_INIT(call);
     if (tm && tm->coll && root >= tm->size)
         rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
-    struct rv_coll_sig sig = { .kind = RV_COLL_BCAST, .root = root, .nbytes = nbytes };
+    struct rv_coll_sig sig = { .kind = RV_COLL_BCAST, .root = root, .nbytes = nbytes, .op = sigop };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_bcast_small);
     o->root = root;
     o->dst = dst;
+    o->src = src;
     o->nbytes = nbytes;
     if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
     if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
-    if (tm->rank == root && dst != src && nbytes) memmove(dst, src, nbytes);
+    o->prep = rv_bcast_prep;
     /* two levels: the algorithm runs over the leaders, from the root's leader */
     int hier = rv_coll_hier_begin(o);
     if (hier) o->root = o->ct->hier->lof[root];
@@ -118,5 +124,12 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
         o->advance = rv_bcast_large;
     }
     if (hier) rv_coll_hier_wrap(o);
-    return rv_coll_op_start(o);
+    return o;
+}
+
+gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                 size_t nbytes, gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    return rv_coll_op_start(rv_coll_bcast_new("gex_Coll_BroadcastNB", tm, root, dst, src, nbytes, 0));
 }

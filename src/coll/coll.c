@@ -111,7 +111,7 @@ const char *rv_coll_kind_name(unsigned kind)
         [RV_COLL_GATHER] = "rivet_Coll_GatherNB",       [RV_COLL_ALLGATHER] = "rivet_Coll_AllgatherNB",
         [RV_COLL_ALLTOALL] = "rivet_Coll_AlltoallNB",   [RV_COLL_TM_SPLIT] = "gex_TM_Split",
         [RV_COLL_TM_CREATE] = "gex_TM_Create",          [RV_COLL_TM_DESTROY] = "gex_TM_Destroy",
-        [RV_COLL_EP_PUBLISH] = "gex_EP_PublishBoundSegment",
+        [RV_COLL_EP_PUBLISH] = "gex_EP_PublishBoundSegment", [RV_COLL_SCATTER] = "gasnet_coll_scatter",
     };
     return kind < RV_COLL_KINDS && names[kind] ? names[kind] : "an unknown collective";
 }
@@ -146,6 +146,9 @@ static void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struc
     else if (s->dt != m->dt)
         snprintf(what, sizeof what, "team rank %u passed dt=0x%x but team rank %u passed dt=0x%x",
                  tm->rank, s->dt, them, m->dt);
+    else if (s->op != m->op && !red)
+        snprintf(what, sizeof what, "team rank %u passed GASNET_COLL_* sync flags 0x%x but team rank "
+                 "%u passed 0x%x", tm->rank, s->op, them, m->op);
     else if (s->op != m->op)
         snprintf(what, sizeof what, "team rank %u passed op=0x%x but team rank %u passed op=0x%x",
                  tm->rank, s->op, them, m->op);
@@ -443,8 +446,55 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     return o;
 }
 
+/* ---- synchronizing ops (GASNet-1 IN_ALLSYNC / OUT_ALLSYNC) ------------------------ */
+
+/* Dissemination barrier over the whole team in steps base + round. */
+static int rv_coll_sync_barrier(struct rv_coll_op *o, uint32_t base)
+{
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    while (o->sk < o->ct->rounds) {
+        if (!o->sbstate) {
+            rv_coll_queue_tm(o, (gex_Rank_t)((me + (1ull << o->sk)) % n), base + o->sk, NULL, 0, 0);
+            o->sbstate = 1;
+        }
+        if (!rv_coll_xchg(o, base + o->sk, NULL, 0, 0)) return 0;
+        o->sk++;
+        o->sbstate = 0;
+    }
+    o->sk = 0;
+    return 1;
+}
+
+static int rv_coll_sync_advance(struct rv_coll_op *o)
+{
+    if (o->sphase == 0) {
+        if ((o->sync & RV_SYNC_PRE) && !rv_coll_sync_barrier(o, RV_STEP_PRE)) return 0;
+        if (o->prep) o->prep(o); /* everyone has called: the data may be read now */
+        o->prep = NULL;
+        o->sphase = 1;
+    }
+    if (o->sphase == 1) {
+        if (!o->body(o)) return 0;
+        o->got = 0; /* the body may leave its exchange flag set */
+        o->sphase = 2;
+    }
+    return !(o->sync & RV_SYNC_POST) || rv_coll_sync_barrier(o, RV_STEP_POST);
+}
+
+void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync)
+{
+    o->sync = sync;
+    if (!sync) return;
+    o->body = o->advance;
+    o->advance = rv_coll_sync_advance;
+}
+
 gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
 {
+    if (o->prep && !(o->sync & RV_SYNC_PRE)) {
+        o->prep(o);
+        o->prep = NULL;
+    }
     /* initiation is a release: what the caller wrote before is visible to the peers */
     atomic_thread_fence(memory_order_seq_cst);
     pthread_mutex_lock(&rv_coll_lock);

@@ -26,6 +26,7 @@ enum rv_coll_kind {
     RV_COLL_TM_CREATE,
     RV_COLL_TM_DESTROY,
     RV_COLL_EP_PUBLISH,
+    RV_COLL_SCATTER, /* GASNet-1 gasnet_coll_scatter (legacy/legacy_coll.c) */
     RV_COLL_KINDS
 };
 /* The public call a kind stands for, for error messages. */
@@ -36,7 +37,7 @@ struct rv_coll_sig {
     uint32_t kind;
     uint32_t root;   /* GEX_RANK_INVALID for unrooted collectives */
     uint64_t nbytes; /* per-rank payload (reductions: dt_sz * dt_cnt) */
-    uint32_t dt, op; /* reductions only, else 0 */
+    uint32_t dt, op; /* reductions only; op of a GASNet-1 data collective: its sync flags */
 };
 
 struct rv_coll_team {
@@ -68,7 +69,9 @@ enum {
     RV_STEP_DIRECT = 259,   /* one-step gather and all-to-all */
     RV_STEP_NB_IN = 260,    /* two-level: members to their neighbourhood's leader */
     RV_STEP_NB_OUT = 261,   /* two-level: leader to its members (or to a non-leader root) */
-    RV_STEP_NB_ROOT = 262   /* two-level broadcast: a non-leader root to its leader */
+    RV_STEP_NB_ROOT = 262,  /* two-level broadcast: a non-leader root to its leader */
+    RV_STEP_PRE = 320,      /* + round: barrier before the data moves (GASNet-1 IN_ALLSYNC) */
+    RV_STEP_POST = 384      /* + round: barrier after it moved (GASNet-1 OUT_ALLSYNC) */
 };
 
 /* Two-level collectives (hier.c): a team spanning several neighbourhoods, as every member
@@ -113,6 +116,14 @@ struct rv_coll_op {
     struct rv_coll_sig   sig;
     int                  done;
     int                (*advance)(struct rv_coll_op *o);
+    /* reads of this rank's src at initiation (own block to dst, ...); run when the data may
+     * be read: at start, or after the entry barrier of a synchronizing op */
+    void               (*prep)(struct rv_coll_op *o);
+    /* synchronizing op (rv_coll_sync_wrap): barriers around 'body' */
+    int                (*body)(struct rv_coll_op *o);
+    unsigned             sync;            /* RV_SYNC_* */
+    int                  sphase, sbstate;
+    unsigned             sk;
     /* outbox: sends not yet injected */
     struct rv_coll_send  sends[RV_COLL_MAXSEND];
     unsigned             nsend, cur;
@@ -194,6 +205,24 @@ int rv_coll_xchg(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, 
  * make glibc trim and regrow the heap on every collective). */
 void *rv_coll_mem_get(size_t n);
 void  rv_coll_mem_put(void *p);
+
+/* ---- data collectives as ops, not yet started (bcast.c, gather.c), and the barriers
+ * GASNet-1's IN_ALLSYNC / OUT_ALLSYNC put around them (legacy/legacy_coll.c) ---------- */
+struct rv_coll_op *rv_coll_bcast_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                     const void *src, size_t nbytes, uint32_t sigop);
+struct rv_coll_op *rv_coll_scatter_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                       const void *src, size_t nbytes, uint32_t sigop);
+struct rv_coll_op *rv_coll_gather_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                      const void *src, size_t nbytes, uint32_t sigop);
+struct rv_coll_op *rv_coll_allgather_new(const char *call, gex_TM_t tm, unsigned kind, void *dst,
+                                         const void *src, size_t nbytes, uint32_t sigop);
+struct rv_coll_op *rv_coll_alltoall_new(const char *call, gex_TM_t tm, void *dst, const void *src,
+                                        size_t nbytes, uint32_t sigop);
+enum { RV_SYNC_PRE = 1, RV_SYNC_POST = 2 };
+/* Makes o run a team barrier first (RV_SYNC_PRE: no rank's data is read or written
+ * before every member has called) and/or last (RV_SYNC_POST: o completes on no rank
+ * before every member's part is complete). Call before rv_coll_op_start. */
+void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync);
 
 /* Barrier of 'kind' (barrier.c): gex_Coll_BarrierNB, and gex_TM_Destroy's. */
 gex_Event_t rv_coll_barrier_kind(const char *call, gex_TM_t tm, unsigned kind);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* coll/gather.c: Rivet's data-movement collectives beyond GASNet-EX (rivet.h):
- * rivet_Coll_GatherNB, rivet_Coll_AllgatherNB, rivet_Coll_AlltoallNB, and the blocking
- * allgather team construction uses. */
+ * rivet_Coll_GatherNB, rivet_Coll_AllgatherNB, rivet_Coll_AlltoallNB, the scatter of the
+ * GASNet-1 collectives, and the blocking allgather team construction uses. */
 #include "coll/coll_int.h"
 
 #include <string.h>
@@ -68,15 +68,27 @@ static int rv_gather_tree(struct rv_coll_op *o)
     return 1;
 }
 
-gex_Event_t rivet_Coll_GatherNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
-                                size_t nbytes, gex_Flags_t flags)
+/* This rank's block where the algorithm starts from (when the data may be read). */
+static void rv_gather_prep(struct rv_coll_op *o)
 {
-    static const char call[] = "rivet_Coll_GatherNB";
-    (void)flags; /* none defined */
+    gex_Rank_t me = o->tm->rank;
+    size_t nb = o->nbytes;
+    if (!nb) return;
+    if (o->large) { /* direct */
+        unsigned char *mine = (unsigned char *)o->dst + (size_t)me * nb;
+        if (me == o->root && (const unsigned char *)o->src != mine) memmove(mine, o->src, nb);
+    } else if (o->acc != o->src) {
+        memmove(o->acc, o->src, nb);
+    }
+}
+
+struct rv_coll_op *rv_coll_gather_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                      const void *src, size_t nbytes, uint32_t sigop)
+{
     RV_CHECK_INIT(call);
     if (tm && tm->coll && root >= tm->size)
         rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
-    struct rv_coll_sig sig = { .kind = RV_COLL_GATHER, .root = root, .nbytes = nbytes };
+    struct rv_coll_sig sig = { .kind = RV_COLL_GATHER, .root = root, .nbytes = nbytes, .op = sigop };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_gather_tree);
     gex_Rank_t n = tm->size, me = tm->rank;
     rv_gather_check(call, tm, dst, src, nbytes, me == root);
@@ -85,35 +97,96 @@ gex_Event_t rivet_Coll_GatherNB(gex_TM_t tm, gex_Rank_t root, void *dst, const v
     o->src = src;
     o->nbytes = nbytes;
     o->vr = (me + n - root) % n;
+    o->prep = rv_gather_prep;
     if (nbytes >= RV_GATHER_DIRECT) {
         o->advance = rv_gather_direct;
-        if (me == root && (const unsigned char *)src != (unsigned char *)dst + (size_t)me * nbytes)
-            memmove((unsigned char *)dst + (size_t)me * nbytes, src, nbytes);
+        o->large = 1;
     } else {
         uint64_t vr = o->vr, sub = vr ? ((vr & -vr) < n - vr ? (vr & -vr) : n - vr) : n;
         o->acc = (me == root && root == 0) ? dst : (o->mem[0] = rv_coll_mem_get((size_t)(sub * nbytes)));
-        if (o->acc != src) memmove(o->acc, src, nbytes);
     }
-    return rv_coll_op_start(o);
+    return o;
+}
+
+gex_Event_t rivet_Coll_GatherNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                size_t nbytes, gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    return rv_coll_op_start(rv_coll_gather_new("rivet_Coll_GatherNB", tm, root, dst, src, nbytes, 0));
+}
+
+/* ---- scatter (GASNet-1 gasnet_coll_scatter) ----------------------------------------- */
+
+/* The root sends every rank its block straight (one step; the root's own block was
+ * copied by prep); everyone else receives one block. */
+static int rv_scatter_advance(struct rv_coll_op *o)
+{
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    size_t nb = o->nbytes;
+    if (me != o->root) return rv_coll_recv(o, RV_STEP_DIRECT, o->dst, nb, nb, 1);
+    for (;;) {
+        if (!rv_coll_pump(o)) return 0;
+        if (o->k >= n) return 1;
+        while (o->k < n && o->nsend < RV_COLL_MAXSEND) {
+            gex_Rank_t to = (gex_Rank_t)(((uint64_t)me + o->k) % n);
+            rv_coll_queue(o, to, RV_STEP_DIRECT, (const unsigned char *)o->src + (size_t)to * nb, nb, 0);
+            o->k++;
+        }
+    }
+}
+
+static void rv_scatter_prep(struct rv_coll_op *o)
+{
+    gex_Rank_t me = o->tm->rank;
+    const unsigned char *mine = (const unsigned char *)o->src + (size_t)me * o->nbytes;
+    if (me == o->root && o->nbytes && mine != (unsigned char *)o->dst)
+        memmove(o->dst, mine, o->nbytes);
+}
+
+struct rv_coll_op *rv_coll_scatter_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
+                                       const void *src, size_t nbytes, uint32_t sigop)
+{
+    RV_CHECK_INIT(call);
+    if (tm && tm->coll && root >= tm->size)
+        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
+    struct rv_coll_sig sig = { .kind = RV_COLL_SCATTER, .root = root, .nbytes = nbytes, .op = sigop };
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_scatter_advance);
+    /* the root's src is read, everyone's dst written */
+    if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
+    if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
+    if (nbytes > SIZE_MAX / tm->size) rv_fatal("%s: size * nbytes overflows", call);
+    o->root = root;
+    o->dst = dst;
+    o->src = src;
+    o->nbytes = nbytes;
+    o->k = 1;
+    o->prep = rv_scatter_prep;
+    return o;
 }
 
 /* ---- allgather ------------------------------------------------------------------ */
 
 static int rv_allgather_advance(struct rv_coll_op *o) { return rv_coll_bruck(o, o->dst, 0); }
 
-static struct rv_coll_op *rv_allgather_new(const char *call, gex_TM_t tm, unsigned kind, void *dst,
-                                           const void *src, size_t nbytes)
+static void rv_allgather_prep(struct rv_coll_op *o)
 {
-    struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID, .nbytes = nbytes };
+    unsigned char *mine = (unsigned char *)o->dst + (size_t)o->tm->rank * o->nbytes;
+    if (o->nbytes && (const unsigned char *)o->src != mine) memmove(mine, o->src, o->nbytes);
+}
+
+struct rv_coll_op *rv_coll_allgather_new(const char *call, gex_TM_t tm, unsigned kind, void *dst,
+                                         const void *src, size_t nbytes, uint32_t sigop)
+{
+    struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID, .nbytes = nbytes, .op = sigop };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_allgather_advance);
     rv_gather_check(call, tm, dst, src, nbytes, 1);
     gex_Rank_t n = tm->size, me = tm->rank;
     o->dst = dst;
+    o->src = src;
     o->nbytes = nbytes;
     o->vr = me;
     o->blk = (struct rv_coll_blocks){ .bs = nbytes, .total = (uint64_t)n * nbytes, .n = n };
-    unsigned char *mine = (unsigned char *)dst + (size_t)me * nbytes;
-    if (nbytes && (const unsigned char *)src != mine) memmove(mine, src, nbytes);
+    o->prep = rv_allgather_prep;
     return o;
 }
 
@@ -123,13 +196,13 @@ gex_Event_t rivet_Coll_AllgatherNB(gex_TM_t tm, void *dst, const void *src, size
     (void)flags; /* none defined */
     RV_CHECK_INIT("rivet_Coll_AllgatherNB");
     return rv_coll_op_start(
-        rv_allgather_new("rivet_Coll_AllgatherNB", tm, RV_COLL_ALLGATHER, dst, src, nbytes));
+        rv_coll_allgather_new("rivet_Coll_AllgatherNB", tm, RV_COLL_ALLGATHER, dst, src, nbytes, 0));
 }
 
 void rv_coll_allgather_run(const char *call, gex_TM_t tm, unsigned kind, void *dst, const void *src,
                            size_t nbytes)
 {
-    rv_coll_op_run(rv_allgather_new(call, tm, kind, dst, src, nbytes));
+    rv_coll_op_run(rv_coll_allgather_new(call, tm, kind, dst, src, nbytes, 0));
 }
 
 /* ---- all-to-all ------------------------------------------------------------------- */
@@ -156,22 +229,31 @@ static int rv_alltoall_advance(struct rv_coll_op *o)
     return o->got;
 }
 
-gex_Event_t rivet_Coll_AlltoallNB(gex_TM_t tm, void *dst, const void *src, size_t nbytes,
-                                  gex_Flags_t flags)
+static void rv_alltoall_prep(struct rv_coll_op *o)
 {
-    static const char call[] = "rivet_Coll_AlltoallNB";
-    (void)flags; /* none defined */
+    size_t me = o->tm->rank, nb = o->nbytes;
+    if (nb) memmove((unsigned char *)o->dst + me * nb, (const unsigned char *)o->src + me * nb, nb);
+}
+
+struct rv_coll_op *rv_coll_alltoall_new(const char *call, gex_TM_t tm, void *dst, const void *src,
+                                        size_t nbytes, uint32_t sigop)
+{
     RV_CHECK_INIT(call);
-    struct rv_coll_sig sig = { .kind = RV_COLL_ALLTOALL, .root = GEX_RANK_INVALID, .nbytes = nbytes };
+    struct rv_coll_sig sig = { .kind = RV_COLL_ALLTOALL, .root = GEX_RANK_INVALID, .nbytes = nbytes,
+                               .op = sigop };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_alltoall_advance);
     rv_gather_check(call, tm, dst, src, nbytes, 1);
-    gex_Rank_t me = tm->rank;
     o->dst = dst;
     o->src = src;
     o->nbytes = nbytes;
     o->k = 1;
-    if (nbytes)
-        memcpy((unsigned char *)dst + (size_t)me * nbytes, (const unsigned char *)src + (size_t)me * nbytes,
-               nbytes);
-    return rv_coll_op_start(o);
+    o->prep = rv_alltoall_prep;
+    return o;
+}
+
+gex_Event_t rivet_Coll_AlltoallNB(gex_TM_t tm, void *dst, const void *src, size_t nbytes,
+                                  gex_Flags_t flags)
+{
+    (void)flags; /* none defined */
+    return rv_coll_op_start(rv_coll_alltoall_new("rivet_Coll_AlltoallNB", tm, dst, src, nbytes, 0));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* core/multiep.c: endpoints beyond the primordial one and segments beyond the attached one:
  * gex_EP_Create/Destroy, gex_Segment_Create/Destroy, gex_EP_BindSegment,
- * gex_EP_PublishBoundSegment (the per-index segment tables), and gex_MK_Create/Destroy.
+ * gex_EP_PublishBoundSegment (the per-index segment tables), and the memory kind calls
+ * (gex_MK_Create/Destroy, Query*, Set/QueryCData).
  * Non-primordial endpoints are RMA-only; memory is host memory only. See
  * docs/spec-coverage.md and docs/architecture.md ("Segments and endpoints"). */
 #include "core/core.h"
@@ -414,6 +415,8 @@ int gex_MK_Create(gex_MK_t *memkind_p, gex_Client_t client, const gex_MK_Create_
         return rv_error_return(GASNET_ERR_BAD_ARG, "gex_MK_Create: memory kind class %d is a "
                                "device class; this build has no device memory support",
                                (int)args->gex_class);
+    case _GEX_MK_CLASS_COUNT:
+        break;
     }
     return rv_error_return(GASNET_ERR_BAD_ARG, "gex_MK_Create: args->gex_class=%d is not a "
                            "GEX_MK_CLASS_* value", (int)args->gex_class);
@@ -425,4 +428,45 @@ void gex_MK_Destroy(gex_MK_t memkind, gex_Flags_t flags)
     if (flags) rv_fatal("gex_MK_Destroy: flags=0x%x must be 0", (unsigned)flags);
     if (memkind != GEX_MK_HOST)
         rv_fatal("gex_MK_Destroy: memkind %p was not made by gex_MK_Create", (void *)memkind);
+}
+
+/* GEX_MK_HOST is the only kind; its queries answer for host memory. */
+static void *_Atomic rv_mk_host_cdata;
+
+static void rv_mk_check(const char *call, gex_MK_t memkind)
+{
+    RV_CHECK_INIT(call);
+    if (memkind != GEX_MK_HOST)
+        rv_fatal("%s: memkind %p is not a memory kind (GEX_MK_HOST is the only one here)", call,
+                 (void *)memkind);
+}
+
+gex_MK_Class_t gex_MK_QueryClass(gex_MK_t memkind)
+{
+    rv_mk_check("gex_MK_QueryClass", memkind);
+    return GEX_MK_CLASS_HOST;
+}
+
+gex_Client_t gex_MK_QueryClient(gex_MK_t memkind)
+{
+    rv_mk_check("gex_MK_QueryClient", memkind);
+    return rv_client_g;
+}
+
+gex_Flags_t gex_MK_QueryFlags(gex_MK_t memkind)
+{
+    rv_mk_check("gex_MK_QueryFlags", memkind);
+    return 0;
+}
+
+void *gex_MK_QueryCData(gex_MK_t memkind)
+{
+    rv_mk_check("gex_MK_QueryCData", memkind);
+    return atomic_load(&rv_mk_host_cdata);
+}
+
+void gex_MK_SetCData(gex_MK_t memkind, const void *val)
+{
+    rv_mk_check("gex_MK_SetCData", memkind);
+    atomic_store(&rv_mk_host_cdata, (void *)(uintptr_t)val);
 }

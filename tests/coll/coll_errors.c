@@ -4,6 +4,7 @@
  * the expected messages). The mm_* cases are calls that differ across ranks. */
 #include "rv_test.h"
 #include <gasnet_coll.h>
+#include <gasnet_mk.h>
 #include <rivet.h>
 
 static void user_sum(const void *a, void *b, size_t n, const void *cd)
@@ -23,7 +24,13 @@ int main(int argc, char **argv)
     int z = rvt_me == 0; /* rank 0 calls differently in the mm_* cases */
 
     /* ---- calls that do not match across ranks ---- */
-    if (!strcmp(c, "mm_bcast_size"))
+    if (!strcmp(c, "barrier_blocking_invalid"))
+        gex_Coll_BarrierBlocking(GEX_TM_INVALID, 0);
+    else if (!strcmp(c, "mk_query_invalid"))
+        (void)gex_MK_QueryClass(GEX_MK_INVALID);
+    else if (!strcmp(c, "mk_cdata_bogus"))
+        gex_MK_SetCData((gex_MK_t)(void *)buf, NULL);
+    else if (!strcmp(c, "mm_bcast_size"))
         gex_Event_Wait(gex_Coll_BroadcastNB(rvt_tm, 0, buf, buf, z ? 100 : 200, 0));
     else if (!strcmp(c, "mm_kind"))
         gex_Event_Wait(z ? gex_Coll_BarrierNB(rvt_tm, 0) : gex_Coll_BroadcastNB(rvt_tm, 0, buf, buf, 8, 0));

@@ -311,6 +311,11 @@ static void reference_functions(void)
     /* memory kinds */
     SIG(int, gex_MK_Create, (gex_MK_t *, gex_Client_t, const gex_MK_Create_args_t *, gex_Flags_t));
     SIG(void, gex_MK_Destroy, (gex_MK_t, gex_Flags_t));
+    SIG(gex_MK_Class_t, gex_MK_QueryClass, (gex_MK_t));
+    SIG(gex_Client_t, gex_MK_QueryClient, (gex_MK_t));
+    SIG(gex_Flags_t, gex_MK_QueryFlags, (gex_MK_t));
+    SIG(void *, gex_MK_QueryCData, (gex_MK_t));
+    SIG(void, gex_MK_SetCData, (gex_MK_t, const void *));
     /* AM limits and tokens */
     SIG(unsigned int, gex_AM_MaxArgs, (void));
     SIG(size_t, gex_AM_MaxRequestLong, (gex_TM_t, gex_Rank_t, const gex_Event_t *, gex_Flags_t,
@@ -423,6 +428,7 @@ static void reference_functions(void)
                                                  gex_Flags_t));
     /* collectives */
     SIG(gex_Event_t, gex_Coll_BarrierNB, (gex_TM_t, gex_Flags_t));
+    SIG(void, gex_Coll_BarrierBlocking, (gex_TM_t, gex_Flags_t));
     SIG(gex_Event_t, gex_Coll_BroadcastNB, (gex_TM_t, gex_Rank_t, void *, const void *, size_t,
                                             gex_Flags_t));
     SIG(gex_Event_t, gex_Coll_ReduceToOneNB, (gex_TM_t, gex_Rank_t, void *, const void *,

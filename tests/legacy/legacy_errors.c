@@ -95,17 +95,54 @@ int main(int argc, char **argv)
         static char **avp = av;
         GASNET_Safe(gasnet_init(&ac, &avp)); /* allowed before attach: the check still runs */
         GASNET_Safe(gasnet_getNodeInfo(NULL, -1));
-    } else if (!strcmp(c, "coll_noinit")) {
-        g1_start();
-        int v = 0;
-        gasnet_coll_broadcast(GASNET_TEAM_ALL, &v, 0, &v, sizeof v,
-                              GASNET_COLL_LOCAL | GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC);
     } else if (!strcmp(c, "coll_flags")) {
         g1_start();
-        gasnet_coll_init(NULL, 0, NULL, 0, 0);
-        int v = 0; /* two OUT flags, no IN flag */
+        int v = 0; /* two OUT flags, no IN flag (gasnet_coll_init is optional) */
         gasnet_coll_broadcast(GASNET_TEAM_ALL, &v, 0, &v, sizeof v,
                               GASNET_COLL_LOCAL | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_OUT_ALLSYNC);
+    } else if (!strcmp(c, "coll_no_in")) {
+        g1_start();
+        int v[8] = {0}, w[8];
+        gasnet_coll_exchange(GASNET_TEAM_ALL, w, v, sizeof(int),
+                             GASNET_COLL_LOCAL | GASNET_COLL_OUT_MYSYNC);
+    } else if (!strcmp(c, "coll_unknown")) {
+        g1_start();
+        int v = 0, w[8];
+        gasnet_coll_gather(GASNET_TEAM_ALL, 0, w, &v, sizeof v,
+                           GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC |
+                               (1 << 12));
+    } else if (!strcmp(c, "coll_nolocal")) {
+        g1_start();
+        int v = 0, w[8];
+        gasnet_coll_gather_all(GASNET_TEAM_ALL, w, &v, sizeof v,
+                               GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC);
+    } else if (!strcmp(c, "coll_root")) {
+        g1_start();
+        int v[8] = {0}, w = 0;
+        gasnet_coll_scatter(GASNET_TEAM_ALL, &w, gasnet_nodes(), v, sizeof w,
+                            GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC);
+    } else if (!strcmp(c, "coll_dstimage")) {
+        g1_start();
+        int v = 0, w[8];
+        gasnet_coll_wait_sync(gasnet_coll_gather_nb(GASNET_TEAM_ALL, gasnet_nodes() + 5, w, &v,
+                                                    sizeof v, GASNET_COLL_LOCAL |
+                                                    GASNET_COLL_IN_NOSYNC | GASNET_COLL_OUT_NOSYNC));
+    } else if (!strcmp(c, "coll_team")) {
+        g1_start();
+        static int v;
+        gasnet_coll_wait_sync(gasnet_coll_broadcast_nb((gasnet_team_handle_t)(void *)&v, &v, 0,
+                                                       &v, sizeof v, GASNET_COLL_LOCAL |
+                                                       GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC));
+    } else if (!strcmp(c, "coll_barrier_team")) {
+        g1_start();
+        static int v;
+        gasnet_coll_barrier_notify((gasnet_team_handle_t)(void *)&v, 0, GASNET_BARRIERFLAG_ANONYMOUS);
+    } else if (!strcmp(c, "coll_sync_mismatch")) {
+        g1_start();
+        int v = 0; /* rank 0 asks for IN_ALLSYNC, the others for IN_MYSYNC */
+        gasnet_coll_broadcast(GASNET_TEAM_ALL, &v, 0, &v, sizeof v,
+                              GASNET_COLL_LOCAL | GASNET_COLL_OUT_MYSYNC |
+                                  (gasnet_mynode() == 0 ? GASNET_COLL_IN_ALLSYNC : GASNET_COLL_IN_MYSYNC));
     } else if (!strcmp(c, "coll_images")) {
         g1_start();
         gasnet_image_t images[1] = {1};
