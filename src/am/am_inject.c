@@ -36,6 +36,8 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
  * expect their handlers to run from a poll, never inside their own sends. */
 #define RV_AM_LB_STACK 512
 
+int rv_am_lb_queue; /* RIVET_AM_LOOPBACK=queue: own-rank AMs take the transport (tests) */
+
 static _Thread_local void *rv_am_lb_buf[2]; /* per channel, RV_AM_HDR_MAX + max Medium */
 static pthread_key_t  rv_am_lb_key;
 static pthread_once_t rv_am_lb_once = PTHREAD_ONCE_INIT;
@@ -130,7 +132,7 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
         if (d < base || nbytes > m->size || d - base > m->size - nbytes)
             rv_fatal("%s: destination [%p, %p) is outside the bound segment [%p, %p) of jobrank %u",
                      call, dest, (void *)(d + nbytes), m->owner_base, (void *)(base + m->size), jr);
-        if (jr == rv_job.rank && !(kind & RV_AM_F_INTERNAL)) {
+        if (jr == rv_job.rank && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue) {
             memcpy(dest, src, nbytes); /* loopback: straight into the own segment */
         } else if (m->local_base &&
             !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
@@ -150,7 +152,7 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
             pn = nbytes;
         }
     }
-    if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL))
+    if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
         return rv_am_loopback(chan, &hb.h, hl, pl, pn);
     return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
 }

@@ -271,7 +271,8 @@ typedef struct rv_pubrec {
 } rv_pubrec_t;
 
 /* Bad arguments GASNet-EX also diagnoses (GEX_EP_INVALID, GEX_SEGMENT_INVALID, flags, an
- * endpoint that already has a segment) return GASNET_ERR_BAD_ARG; a pointer that is not a live
+ * endpoint that already has another segment) return GASNET_ERR_BAD_ARG (re-binding the same
+ * segment is a no-op, where GASNet refuses it); a pointer that is not a live
  * endpoint, and calls from a handler, are fatal. One segment may be bound to several
  * endpoints (each index gets its own entry and, with RDMA, its own registration). */
 int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
@@ -289,6 +290,7 @@ int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
     if (segment->client != ep->client)
         rv_fatal("%s: segment %p belongs to client %p, not to ep's client %p", call,
                  (void *)segment, (void *)segment->client, (void *)ep->client);
+    if (ep->seg == segment) return GASNET_OK; /* already bound (e.g. by gex_Segment_Attach) */
     if (ep->seg)
         return rv_error_return(GASNET_ERR_BAD_ARG, "%s: endpoint index %u already has a bound "
                                "segment (%p); an endpoint's segment is bound once", call,
