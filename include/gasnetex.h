@@ -59,7 +59,16 @@ extern "C" {
 #define GASNET_SEGMENT_FAST 1
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
+/* Endpoints per process. The library has 33 (the primordial one and 32 RMA-only ones, as
+ * GASNet's network conduits). A client built through the smp fragment (GASNET_CONDUIT_SMP)
+ * sees 1, what GASNet's smp conduit reports, so clients that expect AM- or VIS-capable extra
+ * endpoints from an smp conduit with several (GASNet's testtmpair) take their one-endpoint
+ * path; gex_EP_Create still works for clients that want RMA-only endpoints there. */
+#if defined(GASNET_CONDUIT_SMP)
+#define GASNET_MAXEPS 1
+#else
 #define GASNET_MAXEPS 33
+#endif
 #define GASNET_PAGESIZE 4096
 #define GEX_AM_INDEX_BASE 128
 #define GASNET_NATIVE_NP_ALLOC_REQ_MEDIUM 1

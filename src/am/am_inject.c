@@ -3,8 +3,10 @@
 #include "am/am_int.h"
 #include "am/am_long.h"
 
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef union {
@@ -23,6 +25,63 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
         int n = chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
         if (n == 0 && rv_job.oversubscribed) sched_yield();
     }
+    return 0;
+}
+
+/* ---- loopback: a client AM to this rank runs its handler inside the injecting call ---- *
+ * The message is built in a private buffer, as the wire would carry it, and handed to
+ * rv_am_deliver (same checks, same token rules). A Request handler may Reply to this rank,
+ * which nests one level (Reply handlers never send), so each thread needs at most one buffer
+ * per channel; small messages use the stack. Internal AMs keep the ring: library protocols
+ * expect their handlers to run from a poll, never inside their own sends. */
+#define RV_AM_LB_STACK 512
+
+int rv_am_lb_queue; /* RIVET_AM_LOOPBACK=queue: own-rank AMs take the transport (tests) */
+
+static _Thread_local void *rv_am_lb_buf[2]; /* per channel, RV_AM_HDR_MAX + max Medium */
+static pthread_key_t  rv_am_lb_key;
+static pthread_once_t rv_am_lb_once = PTHREAD_ONCE_INIT;
+
+static void rv_am_lb_free(void *p)
+{
+    void **b = p;
+    free(b[0]);
+    free(b[1]);
+    free(b);
+}
+
+static void rv_am_lb_key_init(void)
+{
+    if (pthread_key_create(&rv_am_lb_key, rv_am_lb_free))
+        rv_fatal("AM loopback: cannot create the thread key for its buffers");
+}
+
+static __attribute__((noinline)) void *rv_am_lb_grow(unsigned chan)
+{
+    pthread_once(&rv_am_lb_once, rv_am_lb_key_init);
+    void **keep = pthread_getspecific(rv_am_lb_key);
+    if (!keep && (!(keep = calloc(2, sizeof *keep)) || pthread_setspecific(rv_am_lb_key, keep)))
+        rv_fatal("AM loopback: out of memory");
+    /* the largest message: every argument and a Medium (or inline Long) payload */
+    if (!(keep[chan] = malloc(RV_AM_HDR_MAX + rv_am_max_medium())))
+        rv_fatal("AM loopback: out of memory for a %zu-byte buffer",
+                 RV_AM_HDR_MAX + rv_am_max_medium());
+    return rv_am_lb_buf[chan] = keep[chan];
+}
+
+static __attribute__((noinline)) int rv_am_loopback(unsigned chan, const rv_am_hdr_t *h,
+                                                    size_t hl, const void *pl, size_t pn)
+{
+    uint64_t small[RV_AM_LB_STACK / 8];
+    size_t len = hl + pn;
+    void *msg = small;
+    if (len > sizeof small) {
+        msg = rv_am_lb_buf[chan];
+        if (!msg) msg = rv_am_lb_grow(chan);
+    }
+    memcpy(msg, h, hl);
+    if (pn) memcpy((char *)msg + hl, pl, pn);
+    rv_am_deliver(rv_job.rank, chan, msg, len);
     return 0;
 }
 
@@ -73,7 +132,9 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
         if (d < base || nbytes > m->size || d - base > m->size - nbytes)
             rv_fatal("%s: destination [%p, %p) is outside the bound segment [%p, %p) of jobrank %u",
                      call, dest, (void *)(d + nbytes), m->owner_base, (void *)(base + m->size), jr);
-        if (m->local_base &&
+        if (jr == rv_job.rank && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue) {
+            memcpy(dest, src, nbytes); /* loopback: straight into the own segment */
+        } else if (m->local_base &&
             !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
             /* Direct copy into the mapped segment. Under IMMEDIATE a refused send
              * must leave no trace, so payloads that fit travel inline instead;
@@ -91,6 +152,8 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
             pn = nbytes;
         }
     }
+    if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
+        return rv_am_loopback(chan, &hb.h, hl, pl, pn);
     return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
 }
 

@@ -97,6 +97,9 @@ struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok);
 /* Validates lc_opt for an AM and marks pointer events complete. */
 void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply);
 
+/* RIVET_AM_LOOPBACK=queue: client AMs to the own rank go through the transport (am_inject.c). */
+extern int rv_am_lb_queue;
+
 /* Engine start-up (registers nothing client-visible). */
 void rv_am_init(void);
 

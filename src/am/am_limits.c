@@ -3,6 +3,8 @@
 #include "am/am_int.h"
 #include "am/am_long.h"
 
+#include <string.h>
+
 static size_t rv_medium_max, rv_long_max_mapped, rv_long_max_rdma;
 static int rv_lub_early; /* a LUB query was answered before gex_Client_Init */
 
@@ -23,6 +25,7 @@ void rv_am_init(void)
     rv_long_max_rdma = rv_tp.lim.max_rdma < rv_long_max_mapped ? rv_tp.lim.max_rdma
                                                                 : rv_long_max_mapped;
     rv_am_long_init();
+    rv_am_lb_queue = !strcmp(rv_cfg.AM_LOOPBACK, "queue");   /* run|queue, checked at start-up */
 }
 
 size_t rv_am_max_medium(void) { return rv_medium_max; }

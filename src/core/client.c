@@ -6,6 +6,7 @@
 #include "am/am_int.h"
 #include "coll/coll_int.h"
 #include "rma/rma_api.h"
+#include "event/event.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
@@ -106,6 +107,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
 
     rv_am_init();
     rv_rma_api_init();
+    rv_nbi_init();
     rv_segment_init_limits();
     rv_coll_team_init(tm);
     rv_exit_install();

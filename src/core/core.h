@@ -24,9 +24,8 @@ struct rv_segment {
     int               created;  /* made by gex_Segment_Create (gex_Segment_Destroy may free) */
     uint32_t          tag;      /* Rivet-allocated shared object "x<rank>.<tag>" (0: none) */
     uintptr_t         maplen;   /* its mapped length (a page multiple) */
-    struct rv_ep     *ep;       /* the endpoint it is bound to, or NULL */
-    uint64_t          key;      /* its RDMA key while bound, when rdma */
-    int               rdma;     /* bound and registered with the transport for RDMA */
+    struct rv_ep     *ep;       /* the first endpoint it is bound to, or NULL */
+    uint64_t          epmask;   /* bit i: bound to endpoint index i (a segment may serve several) */
     struct rv_segment *next;    /* live shared segments (unlinked at exit) */
 };
 
@@ -37,6 +36,8 @@ struct rv_ep {
     void              *cdata;
     gex_EP_Capabilities_t caps;       /* GEX_EP_CAPABILITY_ALL for the primordial endpoint */
     struct rv_segment *seg;           /* bound segment or NULL */
+    uint64_t           seg_key;       /* its RDMA key for this index, when seg_rdma */
+    int                seg_rdma;      /* seg registered with the transport for this index */
     struct rv_tm      *pairs[GASNET_MAXEPS]; /* gex_TM_Pair(this, i), made on first use */
     gex_AM_Entry_t     handlers[256]; /* client table; gex_fnptr == NULL: free slot */
 };

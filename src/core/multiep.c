@@ -99,21 +99,23 @@ int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
     return GASNET_OK;
 }
 
-/* Unbinds seg from its non-primordial endpoint: forgets this rank's own entry for that index
- * and the transport's registration. Called with rv_mep_lock held. */
-static void rv_seg_unbind(struct rv_segment *seg)
+/* Unbinds seg from the non-primordial endpoint ep: forgets this rank's own entry for that
+ * index and the transport's registration. Called with rv_mep_lock held. */
+static void rv_seg_unbind(struct rv_segment *seg, struct rv_ep *ep)
 {
-    struct rv_ep *ep = seg->ep;
     rv_segmap_t *tab = rv_epsegs[ep->index];
     if (tab) tab[rv_job.rank] = (rv_segmap_t){ 0 };
-    if (seg->rdma) {
+    if (ep->seg_rdma) {
         uint64_t none;
         rv_tp.desc->seg_register(rv_tp.priv, ep->index, NULL, 0, &none);
     }
-    seg->rdma = 0;
-    seg->key = 0;
-    seg->ep = NULL;
+    ep->seg_rdma = 0;
+    ep->seg_key = 0;
     ep->seg = NULL;
+    seg->epmask &= ~(UINT64_C(1) << ep->index);
+    if (seg->ep == ep) seg->ep = NULL;
+    for (unsigned i = 0; !seg->ep && i < GASNET_MAXEPS; i++)
+        if (seg->epmask & (UINT64_C(1) << i)) seg->ep = rv_eps[i];
 }
 
 void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
@@ -125,7 +127,7 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
                                  "long as its client");
     if (rv_am_in_handler()) rv_fatal("gex_EP_Destroy called inside an AM handler");
     pthread_mutex_lock(&rv_mep_lock);
-    if (ep->seg) rv_seg_unbind(ep->seg);
+    if (ep->seg) rv_seg_unbind(ep->seg, ep);
     rv_eps[ep->index] = NULL;
     pthread_mutex_unlock(&rv_mep_lock);
     for (unsigned i = 0; i < GASNET_MAXEPS; i++) free(ep->pairs[i]);
@@ -220,11 +222,11 @@ void gex_Segment_Destroy(gex_Segment_t seg, gex_Flags_t flags)
     if (!seg->created)
         rv_fatal("gex_Segment_Destroy: seg %p is the segment bound by gex_Segment_Attach; "
                  "it lives until the job ends", (void *)seg);
-    if (seg->ep && seg->ep->index == 0)
+    if (seg->epmask & 1)
         rv_fatal("gex_Segment_Destroy: seg %p is bound to the primordial endpoint; it lives "
                  "until the job ends", (void *)seg);
     pthread_mutex_lock(&rv_mep_lock);
-    if (seg->ep) rv_seg_unbind(seg); /* a non-primordial endpoint's: it becomes unbound */
+    while (seg->ep) rv_seg_unbind(seg, seg->ep); /* non-primordial endpoints': now unbound */
     if (seg->tag)
         for (struct rv_segment **pp = &rv_shared_segs; *pp; pp = &(*pp)->next)
             if (*pp == seg) {
@@ -269,36 +271,45 @@ typedef struct rv_pubrec {
     uint32_t pad;
 } rv_pubrec_t;
 
+/* Bad arguments GASNet-EX also diagnoses (GEX_EP_INVALID, GEX_SEGMENT_INVALID, flags, an
+ * endpoint that already has another segment) return GASNET_ERR_BAD_ARG (re-binding the same
+ * segment is a no-op, where GASNet refuses it); a pointer that is not a live
+ * endpoint, and calls from a handler, are fatal. One segment may be bound to several
+ * endpoints (each index gets its own entry and, with RDMA, its own registration). */
 int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags)
 {
     static const char call[] = "gex_EP_BindSegment";
     RV_CHECK_INIT(call);
-    if (flags) rv_fatal("%s: flags=0x%x must be 0", call, (unsigned)flags);
+    if (ep == GEX_EP_INVALID)
+        return rv_error_return(GASNET_ERR_BAD_ARG, "%s: ep is GEX_EP_INVALID", call);
+    if (segment == GEX_SEGMENT_INVALID)
+        return rv_error_return(GASNET_ERR_BAD_ARG, "%s: segment is GEX_SEGMENT_INVALID", call);
+    if (flags)
+        return rv_error_return(GASNET_ERR_BAD_ARG, "%s: flags=0x%x must be 0", call,
+                               (unsigned)flags);
     rv_ep_check(call, "ep", ep);
-    if (segment == GEX_SEGMENT_INVALID) rv_fatal("%s: segment is GEX_SEGMENT_INVALID", call);
     if (segment->client != ep->client)
         rv_fatal("%s: segment %p belongs to client %p, not to ep's client %p", call,
                  (void *)segment, (void *)segment->client, (void *)ep->client);
     if (ep->seg == segment) return GASNET_OK; /* already bound (e.g. by gex_Segment_Attach) */
     if (ep->seg)
-        rv_fatal("%s: endpoint index %u already has a bound segment (%p); an endpoint's "
-                 "segment is bound once", call, ep->index, (void *)ep->seg);
-    if (segment->ep)
-        rv_fatal("%s: segment %p is already bound to endpoint index %u", call, (void *)segment,
-                 segment->ep->index);
+        return rv_error_return(GASNET_ERR_BAD_ARG, "%s: endpoint index %u already has a bound "
+                               "segment (%p); an endpoint's segment is bound once", call,
+                               ep->index, (void *)ep->seg);
     if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler", call);
     if (rv_tp_has_segreg(ep->index)) {
         if (rv_tp.desc->seg_register(rv_tp.priv, ep->index, segment->addr, segment->size,
-                                     &segment->key))
+                                     &ep->seg_key))
             rv_fatal("%s: transport %s could not register the %" PRIuPTR "-byte segment at %p "
                      "for RDMA", call, rv_tp.desc->name, segment->size, segment->addr);
-        segment->rdma = 1;
+        ep->seg_rdma = 1;
     }
     pthread_mutex_lock(&rv_mep_lock);
     rv_segmap_t *self = &rv_epseg_table_get(ep->index)[rv_job.rank];
     *self = (rv_segmap_t){ segment->addr, segment->addr, segment->size,
                            segment->tag ? RV_SEG_SHARED : 0u, 0 };
-    segment->ep = ep;
+    if (!segment->ep) segment->ep = ep;
+    segment->epmask |= UINT64_C(1) << ep->index;
     ep->seg = segment;
     pthread_mutex_unlock(&rv_mep_lock);
     return GASNET_OK;
@@ -329,6 +340,16 @@ static void rv_epseg_install(const char *call, gex_Rank_t jr, const rv_pubrec_t 
         e->local_base = m;
         e->tag = p->tag;
     }
+    if (!e->tag) {
+        /* not a shared object: mapped here only if it lies in jr's attached segment (the
+         * segment of gex_Segment_Attach bound to another endpoint too) */
+        const rv_segmap_t *a = rv_segmap ? &rv_segmap[jr] : NULL;
+        uintptr_t ab = a ? (uintptr_t)a->owner_base : 0;
+        e->local_base = a && a->local_base && base >= ab && size <= a->size &&
+                                base - ab <= a->size - size
+                            ? (char *)a->local_base + (base - ab)
+                            : NULL;
+    }
     e->owner_base = (void *)base;
     e->size = size;
     e->flags = p->rdma && rv_tp_has_segreg(p->index)
@@ -339,7 +360,7 @@ static void rv_epseg_install(const char *call, gex_Rank_t jr, const rv_pubrec_t 
 
 /* Collective over tm: every member's listed endpoints' bound segments reach every member
  * (two allgathers: how many, then the records). Endpoints without a bound segment, and
- * segments gex_Segment_Attach bound (already published to everyone), add nothing. */
+ * the primordial endpoint's attached segment (already published to everyone), add nothing. */
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_Flags_t flags)
 {
     static const char call[] = "gex_EP_PublishBoundSegment";
@@ -362,9 +383,9 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_F
             if (eps[j] == eps[i])
                 rv_fatal("%s: eps[%zu] and eps[%zu] name the same endpoint", call, j, i);
         const struct rv_segment *s = eps[i]->seg;
-        if (!s || !s->created) continue;
-        mine[n++] = (rv_pubrec_t){ (uint64_t)(uintptr_t)s->addr, s->size, s->key,
-                                   eps[i]->index, s->tag, (uint32_t)s->rdma, 0 };
+        if (!s || (!s->created && eps[i]->index == 0)) continue;
+        mine[n++] = (rv_pubrec_t){ (uint64_t)(uintptr_t)s->addr, s->size, eps[i]->seg_key,
+                                   eps[i]->index, s->tag, (uint32_t)eps[i]->seg_rdma, 0 };
     }
     uint32_t *counts = malloc(tm->size * sizeof *counts);
     if (!counts) rv_fatal("%s: out of memory", call);

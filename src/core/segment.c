@@ -91,6 +91,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
     seg->addr = map[rv_job.rank].owner_base;
     seg->size = size;
     seg->ep = tm->ep;
+    seg->epmask = 1;
     if (rv_job.nbrhd_size > 1) map[rv_job.rank].flags |= RV_SEG_SHARED;
     tm->ep->seg = seg;
     rv_segmap = map;

@@ -25,6 +25,8 @@ typedef struct rv_nbi_set {
 /* The set the calling thread's NBI operations count into right now: the open
  * access region's, else the thread's own. */
 rv_nbi_set_t *rv_nbi_current(void);
+/* Reads RIVET_HANDLER_SYNC (client start-up). */
+void rv_nbi_init(void);
 
 static inline void rv_nbi_add(rv_nbi_set_t *s, int ec)
 {

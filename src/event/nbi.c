@@ -4,8 +4,12 @@
 #include "core/core.h"
 #include "am/am_int.h"
 
+#include <sched.h>
+#include <stdatomic.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* An access region: NBI operations started inside it count here instead of in
  * the thread's set, and its root event completes when they all have. Its one leaf
@@ -35,10 +39,46 @@ static int rv_nbi_idle(rv_nbi_set_t *s, gex_EC_t mask)
     return 1;
 }
 
+/* ---- syncs inside a handler -----------------------------------------------------------
+ * The specification forbids them, but release GASNet lets them pass and clients depend on it
+ * (osss-gasnet's global-exit handler calls gasnet_wait_syncnbi_puts). RIVET_HANDLER_SYNC=warn
+ * (default): one warning per process, then the sync completes, polling only replies and
+ * transport completions (reply handlers never send, so this cannot recurse into Request
+ * handlers); =fatal: the spec's rule, a fatal error. docs/legacy.md explains the choice. */
+static int rv_nbi_handler_fatal;
+
+void rv_nbi_init(void)
+{
+    rv_nbi_handler_fatal = !strcmp(rv_cfg.HANDLER_SYNC, "fatal");   /* warn|fatal, checked at start-up */
+}
+
+static const char *rv_nbi_legacy_name(int wait, gex_EC_t mask)
+{
+    if (mask == GEX_EC_PUT) return wait ? "gasnet_wait_syncnbi_puts" : "gasnet_try_syncnbi_puts";
+    if (mask == GEX_EC_GET) return wait ? "gasnet_wait_syncnbi_gets" : "gasnet_try_syncnbi_gets";
+    if (mask == GEX_EC_ALL) return wait ? "gasnet_wait_syncnbi_all" : "gasnet_try_syncnbi_all";
+    return NULL;
+}
+
+static __attribute__((noinline)) void rv_nbi_in_handler(const char *call, int wait, gex_EC_t mask)
+{
+    const char *legacy = rv_nbi_legacy_name(wait, mask);
+    char name[96];
+    snprintf(name, sizeof name, "%s(0x%x)%s%s%s", call, (unsigned)mask, legacy ? " (" : "",
+             legacy ? legacy : "", legacy ? ")" : "");
+    if (rv_nbi_handler_fatal)
+        rv_fatal("%s called inside an AM handler; handlers may not sync (RIVET_HANDLER_SYNC=fatal)",
+                 name);
+    static atomic_int warned;
+    if (!atomic_exchange(&warned, 1))
+        rv_warn("%s called inside an AM handler: the GASNet-EX specification forbids syncs in "
+                "handlers; Rivet completes it, polling only for replies and completions "
+                "(warned once; RIVET_HANDLER_SYNC=fatal makes it an error)", name);
+}
+
 static void rv_nbi_check(const char *call, gex_EC_t mask, gex_Flags_t flags)
 {
     RV_CHECK_INIT(call);
-    if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler; handlers may not sync", call);
     if (mask & ~GEX_EC_ALL) rv_fatal("%s: event_mask 0x%x has bits that name no GEX_EC_*", call,
                                      (unsigned)mask);
     if (flags) rv_fatal("%s: flags must be 0", call);
@@ -51,12 +91,19 @@ static void rv_nbi_check(const char *call, gex_EC_t mask, gex_Flags_t flags)
 int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)
 {
     rv_nbi_check("gex_NBI_Test", event_mask, flags);
+    if (__builtin_expect(rv_am_in_handler(), 0)) rv_nbi_in_handler("gex_NBI_Test", 0, event_mask);
     return rv_nbi_idle(&rv_nbi_thread, event_mask) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
 void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
 {
     rv_nbi_check("gex_NBI_Wait", event_mask, flags);
+    if (__builtin_expect(rv_am_in_handler(), 0)) {
+        rv_nbi_in_handler("gex_NBI_Wait", 1, event_mask);
+        while (!rv_nbi_idle(&rv_nbi_thread, event_mask))
+            if (rv_poll_replies() == 0 && rv_job.oversubscribed) sched_yield();
+        return;
+    }
     while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_progress_wait_step();
 }
 

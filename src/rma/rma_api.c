@@ -159,10 +159,18 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
     return op ? &op->root : GEX_EVENT_INVALID;
 }
 
+/* Blocking calls make progress: one that waits polls while it waits; one that completed at
+ * once (a copy to a mapped peer) polls every RV_RMA_POLL_EVERY-th time on its thread, so a
+ * loop of blocking RMA runs the handlers of AMs that arrive meanwhile (docs/completion.md,
+ * "Progress") at the cost of a thread-local counter. */
+#define RV_RMA_POLL_EVERY 64
+static _Thread_local unsigned rv_rma_blocking_tick;
+
 static inline int rv_rma_sync(gex_Event_t ev)
 {
     if (ev == GEX_EVENT_NO_OP) return 1;
     if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
+    else if (__builtin_expect(++rv_rma_blocking_tick % RV_RMA_POLL_EVERY == 0, 0)) rv_poll();
     return 0;
 }
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-enum { H_REQ = 200, H_REP, H_KEEP, H_REP_GROUP, H_NP_REP_GROUP, H_TOKMAX_IN_REPLY };
+enum { H_REQ = 200, H_REP, H_KEEP, H_REP_GROUP, H_NP_REP_GROUP, H_TOKMAX_IN_REPLY, H_MED };
 
 static volatile int kept_set;
 static gex_Token_t kept;
@@ -29,6 +29,7 @@ static void h_tokmax_in_reply(gex_Token_t t)
     (void)gex_Token_MaxReplyMedium(t, GEX_EVENT_NOW, 0, 0);
 }
 static void h_ask_reply(gex_Token_t t) { gex_AM_ReplyShort0(t, H_TOKMAX_IN_REPLY, 0); }
+static void h_med(gex_Token_t t, void *p, size_t n) { (void)t; (void)p; (void)n; }
 
 static gex_AM_Entry_t handlers[] = {
     { H_REQ, (gex_AM_Fn_t)h_req, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "req" },
@@ -41,6 +42,7 @@ static gex_AM_Entry_t handlers[] = {
     { H_TOKMAX_IN_REPLY, (gex_AM_Fn_t)h_tokmax_in_reply, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0,
       NULL, "tokmax_in_reply" },
     { 0, (gex_AM_Fn_t)h_ask_reply, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "ask_reply" },
+    { H_MED, (gex_AM_Fn_t)h_med, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 0, NULL, "med" },
 };
 
 int main(int argc, char **argv)
@@ -96,7 +98,7 @@ int main(int argc, char **argv)
         (void)gex_AM_PrepareRequestLong(tm, 0, NULL, 8, 8, seg, NULL, 0, 0);
     } else if (!strcmp(c, "np_after_commit")) {
         sd = gex_AM_PrepareRequestMedium(tm, 0, NULL, 8, 8, NULL, 0, 0);
-        gex_AM_CommitRequestMedium0(sd, H_REP, 8);
+        gex_AM_CommitRequestMedium0(sd, H_MED, 8); /* to myself: runs at once */
         (void)gex_AM_SrcDescAddr(sd);
     } else if (!strcmp(c, "np_noop_size"))
         (void)gex_AM_SrcDescSize(GEX_AM_SRCDESC_NO_OP);

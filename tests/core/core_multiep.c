@@ -3,7 +3,8 @@
  * gex_EP_BindSegment and published with gex_EP_PublishBoundSegment, on the primordial
  * endpoint of a client that never attaches ("primordial gasnet|client") and on two extra
  * RMA endpoints per rank ("multi"), reached in every RMA form through gex_TM_Pair and checked
- * byte by byte; "err <case>" makes one documented mistake (see CMakeLists.txt). */
+ * byte by byte; "bindargs": gex_EP_BindSegment's returned bad-argument errors and a segment
+ * bound to two endpoints; "err <case>" makes one documented mistake (see CMakeLists.txt). */
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
@@ -325,6 +326,55 @@ static void multi(void)
     free(mem);
 }
 
+/* ---- gex_EP_BindSegment's bad arguments (returned, as GASNet-EX does) and one segment bound
+ * to two endpoints, reached through both indices ---------------------------------------- */
+
+static void bindargs(void)
+{
+    gex_Segment_t s1, s2;
+    gex_EP_t e1, e2;
+    RVT_OK(gex_Segment_Create(&s1, rvt_client, NULL, 8 * CH, GEX_MK_HOST, 0));
+    RVT_OK(gex_Segment_Create(&s2, rvt_client, NULL, 8 * CH, GEX_MK_HOST, 0));
+    RVT_OK(gex_EP_Create(&e1, rvt_client, GEX_EP_CAPABILITY_RMA, 0));
+    RVT_OK(gex_EP_Create(&e2, rvt_client, GEX_EP_CAPABILITY_RMA, 0));
+    gex_System_SetVerboseErrors(0);
+    RVT_CHECK(gex_EP_BindSegment(GEX_EP_INVALID, s1, 0) == GASNET_ERR_BAD_ARG, "GEX_EP_INVALID");
+    RVT_CHECK(gex_EP_BindSegment(e1, GEX_SEGMENT_INVALID, 0) == GASNET_ERR_BAD_ARG,
+              "GEX_SEGMENT_INVALID");
+    RVT_CHECK(gex_EP_BindSegment(e1, s1, 1) == GASNET_ERR_BAD_ARG, "flags=1");
+    RVT_CHECK(gex_EP_QuerySegment(e1) == GEX_SEGMENT_INVALID, "a refused bind binds nothing");
+    RVT_OK(gex_EP_BindSegment(e1, s1, 0));
+    RVT_CHECK(gex_EP_BindSegment(e1, s2, 0) == GASNET_ERR_BAD_ARG, "second segment");
+    RVT_OK(gex_EP_BindSegment(e1, s1, 0)); /* the same segment again: a no-op */
+    RVT_CHECK(gex_EP_QuerySegment(e1) == s1, "the first binding stays");
+    gex_System_SetVerboseErrors(1);
+    /* s1 also serves e2; s2 goes unbound */
+    RVT_OK(gex_EP_BindSegment(e2, s1, 0));
+    gex_Segment_Destroy(s2, 0);
+    gex_EP_t both[2] = { e1, e2 };
+    RVT_OK(gex_EP_PublishBoundSegment(rvt_tm, both, 2, 0));
+    gex_Rank_t t = (rvt_me + 1) % rvt_n;
+    uint64_t *mine = gex_Segment_QueryAddr(s1);
+    for (unsigned k = 1; k <= 2; k++) {
+        void *o;
+        gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(rvt_ep, k), t, &o, NULL, NULL, 0));
+        uint64_t v = seed_of(rvt_me, t, k, 0);
+        RVT_OK(gex_RMA_PutBlocking(gex_TM_Pair(k == 1 ? e1 : e2, k), t, (uint64_t *)o + k, &v,
+                                   8, 0));
+    }
+    rvt_barrier();
+    gex_Rank_t w = (rvt_me + rvt_n - 1) % rvt_n;
+    for (unsigned k = 1; k <= 2; k++)
+        RVT_CHECK(mine[k] == seed_of(w, rvt_me, k, 0), "word %u written through index %u", k, k);
+    rvt_barrier();
+    gex_EP_Destroy(e1, 0);
+    RVT_CHECK(gex_EP_QuerySegment(e2) == s1, "s1 stays bound to e2");
+    gex_Segment_Destroy(s1, 0);
+    RVT_CHECK(gex_EP_QuerySegment(e2) == GEX_SEGMENT_INVALID, "destroy unbinds e2");
+    gex_EP_Destroy(e2, 0);
+    rvt_barrier();
+}
+
 /* ---- error cases ---------------------------------------------------------------------- */
 
 /* Every rank sets the case up (collective steps included); then rank 0 alone makes the bad
@@ -347,17 +397,9 @@ static void err(const char *c)
         rvt_barrier();
         RVT_FAIL("case %s: the bad call did not end the job", c);
     }
-    if (!strcmp(c, "bind_twice")) {
-        RVT_OK(gex_EP_BindSegment(e1, s1, 0));
-        gex_EP_BindSegment(e1, s2, 0);
-    } else if (!strcmp(c, "bind_shared")) {
-        RVT_OK(gex_EP_BindSegment(e1, s1, 0));
-        gex_EP_BindSegment(e2, s1, 0);
-    } else if (!strcmp(c, "bind_dead_ep")) {
+    if (!strcmp(c, "bind_dead_ep")) {
         gex_EP_Destroy(e2, 0);
         gex_EP_BindSegment(e2, s1, 0);
-    } else if (!strcmp(c, "bind_flags")) {
-        gex_EP_BindSegment(e1, s1, 1);
     } else if (!strcmp(c, "unpublished")) {
         gex_RMA_PutBlocking(gex_TM_Pair(rvt_ep, 1), t, gex_Segment_QueryAddr(s1), buf, 8, 0);
     } else if (published) {
@@ -414,10 +456,12 @@ int main(int argc, char **argv)
         primordial(!strcmp(argv[2], "client"));
     } else if (attach) {
         multi();
+    } else if (!strcmp(mode, "bindargs")) {
+        bindargs();
     } else if (!strcmp(mode, "err") && argc == 3) {
         err(argv[2]);
     } else {
-        RVT_FAIL("usage: core_multiep primordial gasnet|client | multi | err <case>");
+        RVT_FAIL("usage: core_multiep primordial gasnet|client | multi | bindargs | err <case>");
     }
     return rvt_done("core_multiep");
 }
