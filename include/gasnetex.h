@@ -32,8 +32,15 @@ extern "C" {
 #define RIVET_VERSION_PATCH 0
 
 #define GASNET_CONDUIT_RIVET 1
+/* The conduit's name: the one the client's build settings chose (the <conduit>-<mode>.mak
+ * fragments and gasnet-<conduit>-<mode>.pc files pass -DGASNET_CONDUIT_NAME=SMP or OFI, as
+ * GASNet's conduit headers define it), else RIVET. */
+#ifndef GASNET_CONDUIT_NAME
 #define GASNET_CONDUIT_NAME RIVET
-#define GASNET_CONDUIT_NAME_STR "RIVET"
+#endif
+#define RV_CONDUIT_NAME_STR2(n) #n
+#define RV_CONDUIT_NAME_STR1(n) RV_CONDUIT_NAME_STR2(n)
+#define GASNET_CONDUIT_NAME_STR RV_CONDUIT_NAME_STR1(GASNET_CONDUIT_NAME)
 /* Threading mode: the client defines at most one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR
  * before the first GASNet header (none: GASNET_PAR); it ends up defined as 1 and the others
  * stay undefined. The library is thread-safe, so every mode runs on the same build. */
