@@ -2,7 +2,8 @@
 # cmake/install.cmake: `make install` layout: bin/rivetrun, bin/rivet-info, lib/librivet.{so,a},
 # include/*.h, lib/pkgconfig/rivet.pc, lib/cmake/Rivet (find_package), share/doc/rivet, and
 # for GASNet clients include/<conduit>-conduit/*.mak, include/gasnet_tools-*.mak,
-# lib/pkgconfig/gasnet-*.pc, bin/gasnetrun_*.
+# lib/pkgconfig/gasnet-*.pc, bin/gasnetrun_*, include/<conduit>-conduit/gasnet_core.h and the
+# GASNet build directory share/rivet/gasnet-build.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS rivet rivet_static EXPORT RivetTargets
@@ -99,8 +100,87 @@ foreach(RV_MODE seq par)
                  ${rv_gasnet_dir}/stage1/gasnet_tools-${RV_MODE}.mak @ONLY)
   list(APPEND rv_mak_stage1 gasnet_tools-${RV_MODE}.mak)
 endforeach()
+# include/<c>-conduit/gasnet_core.h: a conduit directory's core header, which some clients'
+# configure scripts (osss-gasnet's) take as the sign of a configured conduit
+foreach(RV_CONDUIT ${RIVET_GASNET_CONDUITS})
+  string(TOUPPER ${RV_CONDUIT} RV_CONDUIT_UC)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/gasnet_core.h.in
+                 ${rv_gasnet_dir}/${RV_CONDUIT}-conduit/gasnet_core.h @ONLY)
+  install(FILES ${rv_gasnet_dir}/${RV_CONDUIT}-conduit/gasnet_core.h
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${RV_CONDUIT}-conduit)
+endforeach()
+
+# ---- A GASNet build directory, share/rivet/gasnet-build (docs/building.md, "A GASNet build
+# directory"), for clients whose build takes a GASNet build tree rather than an install
+# (UPC++: configure --with-gasnet=<it> --enable-single=opt): gasnet_config.h, config.status,
+# a Makefile with the targets such builds call, and <c>-conduit/ with the fragments,
+# gasnet_core.h and a Makefile. The headers and fragments are links to the installed ones.
+set(RV_GASNET_BUILD_REL ${CMAKE_INSTALL_DATADIR}/rivet/gasnet-build)
+list(JOIN RIVET_GASNET_CONDUITS " " RV_GASNET_CONDUITS_STR)
+# The conduits its config.status reports (CONDUITS). Its <c>-conduit/ directories cover every
+# conduit, but a client builds for each conduit reported, and UPC++ 2021.3 stops at one it does
+# not know (its list predates ofi): smp by default.
+set(RIVET_GASNET_BUILD_CONDUITS smp CACHE STRING
+    "conduits the GASNet build directory share/rivet/gasnet-build reports (subset of: ${RIVET_GASNET_CONDUITS})")
+foreach(c ${RIVET_GASNET_BUILD_CONDUITS})
+  if(NOT c IN_LIST RIVET_GASNET_CONDUITS)
+    message(FATAL_ERROR "RIVET_GASNET_BUILD_CONDUITS: '${c}' is not a conduit this build installs (${RV_GASNET_CONDUITS_STR})")
+  endif()
+endforeach()
+list(JOIN RIVET_GASNET_BUILD_CONDUITS " " RV_GASNET_BUILD_CONDUITS_STR)
+# the compiler families GASNet's configure reports (CC_FAMILY / CC_SUBFAMILY)
+function(rv_compiler_family compiler id fam sub)
+  if(NOT id)
+    # not a language CMake enabled: ask the compiler
+    execute_process(COMMAND ${compiler} --version OUTPUT_VARIABLE v ERROR_QUIET)
+    if(v MATCHES "clang")
+      set(id Clang)
+    elseif(v MATCHES "Free Software Foundation|GCC")
+      set(id GNU)
+    endif()
+  endif()
+  if(id STREQUAL "GNU")
+    set(f GNU)
+    set(s GNU)
+  elseif(id STREQUAL "Clang")
+    set(f Clang)
+    set(s LLVM)
+  elseif(id STREQUAL "AppleClang")
+    set(f Clang)
+    set(s APPLE)
+  elseif(id STREQUAL "IntelLLVM")
+    set(f Clang)
+    set(s INTEL)
+  elseif(id MATCHES "^(Intel|NVHPC|PGI)$")
+    set(f ${id})
+    set(s none)
+  else()
+    set(f unknown)
+    set(s none)
+  endif()
+  set(${fam} ${f} PARENT_SCOPE)
+  set(${sub} ${s} PARENT_SCOPE)
+endfunction()
+rv_compiler_family("${RV_CC}" "${CMAKE_C_COMPILER_ID}" RV_CC_FAMILY RV_CC_SUBFAMILY)
+rv_compiler_family("${RV_CXX}" "${CMAKE_CXX_COMPILER_ID}" RV_CXX_FAMILY RV_CXX_SUBFAMILY)
+find_program(RV_PERL_PROGRAM perl)
+if(RV_PERL_PROGRAM)
+  set(RV_PERL ${RV_PERL_PROGRAM})
+else()
+  set(RV_PERL perl)
+endif()
+set(RV_PREFIX "@RV_PREFIX@")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/config.status.in
+               ${rv_gasnet_dir}/stage1/gasnet-build/config.status @ONLY)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/build.mak.in
+               ${rv_gasnet_dir}/stage1/gasnet-build/Makefile @ONLY)
+foreach(RV_CONDUIT ${RIVET_GASNET_CONDUITS})
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/gasnet/conduit-build.mak.in
+                 ${rv_gasnet_dir}/stage1/gasnet-build/${RV_CONDUIT}-conduit/Makefile @ONLY)
+endforeach()
+
 install(CODE "
-  foreach(d INCDIR:${CMAKE_INSTALL_INCLUDEDIR} LIBDIR:${CMAKE_INSTALL_LIBDIR} BINDIR:${CMAKE_INSTALL_BINDIR})
+  foreach(d INCDIR:${CMAKE_INSTALL_INCLUDEDIR} LIBDIR:${CMAKE_INSTALL_LIBDIR} BINDIR:${CMAKE_INSTALL_BINDIR} GBDIR:${RV_GASNET_BUILD_REL})
     string(REGEX REPLACE \"^([A-Z]+):(.*)$\" \"\\\\1;\\\\2\" d \"\${d}\")
     list(GET d 0 name)
     list(GET d 1 dir)
@@ -112,7 +192,33 @@ install(CODE "
   foreach(f ${rv_mak_stage1})
     configure_file(\"${rv_gasnet_dir}/stage1/\${f}\" \"${rv_gasnet_dir}/installed/\${f}\" @ONLY)
   endforeach()
+  # the GASNet build directory, staged afresh: its files filled in with the directories, its
+  # links pointing at the installed headers, fragments and launchers (relative links, so the
+  # installation can move as a whole)
+  set(RV_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(gb \"${rv_gasnet_dir}/installed/gasnet-build\")
+  file(REMOVE_RECURSE \"\${gb}\")
+  file(MAKE_DIRECTORY \"\${gb}/bin\")
+  configure_file(\"${rv_gasnet_dir}/stage1/gasnet-build/Makefile\" \"\${gb}/Makefile\" @ONLY)
+  configure_file(\"${rv_gasnet_dir}/stage1/gasnet-build/config.status\" \"\${gb}/config.status\" @ONLY)
+  file(RELATIVE_PATH l \"\${RV_GBDIR}\" \"\${RV_INCDIR}/gasnet_config.h\")
+  file(CREATE_LINK \"\${l}\" \"\${gb}/gasnet_config.h\" SYMBOLIC)
+  foreach(c ${RIVET_GASNET_CONDUITS})
+    file(MAKE_DIRECTORY \"\${gb}/\${c}-conduit/contrib\")
+    configure_file(\"${rv_gasnet_dir}/stage1/gasnet-build/\${c}-conduit/Makefile\"
+                   \"\${gb}/\${c}-conduit/Makefile\" COPYONLY)
+    foreach(f gasnet_core.h \${c}-seq.mak \${c}-par.mak \${c}-parsync.mak)
+      file(RELATIVE_PATH l \"\${RV_GBDIR}/\${c}-conduit\" \"\${RV_INCDIR}/\${c}-conduit/\${f}\")
+      file(CREATE_LINK \"\${l}\" \"\${gb}/\${c}-conduit/\${f}\" SYMBOLIC)
+    endforeach()
+    file(RELATIVE_PATH l \"\${RV_GBDIR}/bin\" \"\${RV_BINDIR}/gasnetrun_\${c}\")
+    file(CREATE_LINK \"\${l}\" \"\${gb}/bin/gasnetrun_\${c}\" SYMBOLIC)
+    file(RELATIVE_PATH l \"\${RV_GBDIR}/\${c}-conduit/contrib\" \"\${RV_BINDIR}/gasnetrun_\${c}\")
+    file(CREATE_LINK \"\${l}\" \"\${gb}/\${c}-conduit/contrib/gasnetrun_\${c}\" SYMBOLIC)
+  endforeach()
 ")
+install(DIRECTORY ${rv_gasnet_dir}/installed/gasnet-build/ DESTINATION ${RV_GASNET_BUILD_REL}
+        USE_SOURCE_PERMISSIONS)
 foreach(f ${rv_mak_stage1})
   if(f MATCHES "^gasnet_tools-")
     set(dest ${CMAKE_INSTALL_INCLUDEDIR})

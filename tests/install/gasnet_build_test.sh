@@ -22,7 +22,7 @@ check() {
     prog=$1; shift
     out=$("$@" -n 2 "$prog") || fail "$* -n 2 $prog exited $?"
     for r in 0 1; do
-        echo "$out" | grep -qx "gasnet_client $lang: rank $r of 2, GASNET_$mode, conduit $c, data ok" ||
+        echo "$out" | grep -qx "gasnet_client $lang: rank $r of 2, GASNET_$mode, conduit $c ($C), data ok" ||
             { echo "$out"; fail "$prog: no line from rank $r ($lang, GASNET_$mode, $c)"; }
     done
 }
@@ -48,6 +48,7 @@ EOM
 run="$prefix/bin/rivetrun --timeout 30"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 for c in $conduits; do
+    C=$(echo "$c" | tr a-z A-Z)   # GASNET_CONDUIT_NAME, as GASNet spells it
     for m in seq par parsync; do
         mode=$(echo "$m" | tr a-z A-Z)
         d=$tmp/mak-$c-$m
@@ -75,7 +76,7 @@ d=$tmp/mak-smp-par
 # shellcheck disable=SC2046
 "$(pkg-config --variable=GASNET_CXX gasnet-smp-par)" -o "$d/cxx_pc" "$src/gasnet_client.cc" \
     $(pkg-config --cflags --libs gasnet-smp-par) || fail "c++ with pkg-config gasnet-smp-par"
-c=smp lang=C++ mode=PAR; check "$d/cxx_pc" $run
+c=smp C=SMP lang=C++ mode=PAR; check "$d/cxx_pc" $run
 
 # the tools-only fragments: a gasnet_tools.h program, no job (it runs on its own)
 cat > "$tmp/tools.c" <<'EOC'

@@ -44,6 +44,7 @@ int main(int argc, char **argv)
         gasnet_exit(1);
     }
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
-    std::printf("gasnet_client C++: rank %u of %u, GASNET_%s, conduit %s, data ok\n", me, n, MODE, CONDUIT);
+    std::printf("gasnet_client C++: rank %u of %u, GASNET_%s, conduit %s (%s), data ok\n", me, n, MODE, CONDUIT,
+                CONDUIT_NAME);
     return 0;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/install/gasnet_client_build.h: MODE and CONDUIT, what the fragment or .pc a test client
- * was built with selected (its GASNET_<mode> and GASNET_CONDUIT_<name> defines). */
+ * was built with selected (its GASNET_<mode> and GASNET_CONDUIT_<name> defines), and
+ * CONDUIT_NAME, the conduit's name in GASNet's spelling (GASNET_CONDUIT_NAME_STR: "SMP").
+ * Include after gasnetex.h. */
 #ifndef GASNET_CLIENT_BUILD_H
 #define GASNET_CLIENT_BUILD_H
 #if defined(GASNET_SEQ)
@@ -18,4 +20,5 @@
 #else
 #define CONDUIT "ofi"
 #endif
+#define CONDUIT_NAME GASNET_CONDUIT_NAME_STR
 #endif
