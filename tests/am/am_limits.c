@@ -165,6 +165,7 @@ int main(int argc, char **argv)
 
     /* After gex_Segment_Attach the Long LUB is still the least Max (and no smaller than
      * before: limits only grow, so an answer given earlier stays a bound). */
+    rvt_barrier(); /* every Reply is in before anyone enters the attach */
     RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, 1 << 20));
     for (int f = F_REQ_LONG; f <= F_REP_LONG; f++) {
         size_t after = f == F_REQ_LONG ? gex_AM_LUBRequestLong() : gex_AM_LUBReplyLong();
