@@ -298,17 +298,6 @@ static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
         return r;                                                                         \
     }
 
-/* gasnett_atomic_t: a full 64-bit unsigned counter, wrapping in two's complement. */
-typedef uint64_t gasnett_atomic_val_t;
-typedef int64_t gasnett_atomic_sval_t;
-typedef struct { gasnett_atomic_val_t ctr; } gasnett_atomic_t;
-#define gasnett_atomic_init(v) { (gasnett_atomic_val_t)(v) }
-#define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(v))
-#define GASNETT_ATOMIC_MAX UINT64_MAX
-#define GASNETT_ATOMIC_SIGNED_MIN INT64_MIN
-#define GASNETT_ATOMIC_SIGNED_MAX INT64_MAX
-RV_TOOLS_ATOMIC_OPS(gasnett_atomic, gasnett_atomic_t, gasnett_atomic_val_t)
-
 /* Fixed-width atomics: exactly the natural storage of uint32_t / uint64_t. */
 typedef struct { uint32_t ctr; } gasnett_atomic32_t;
 typedef struct { uint64_t ctr; } gasnett_atomic64_t;
@@ -316,6 +305,35 @@ typedef struct { uint64_t ctr; } gasnett_atomic64_t;
 #define gasnett_atomic64_init(v) { (uint64_t)(v) }
 RV_TOOLS_ATOMIC_OPS(gasnett_atomic32, gasnett_atomic32_t, uint32_t)
 RV_TOOLS_ATOMIC_OPS(gasnett_atomic64, gasnett_atomic64_t, uint64_t)
+
+/* gasnett_atomic_t: the general counter, of the width GASNet gives it: 32 bits wherever
+ * 32-bit atomics are lock-free hardware operations (x86-64, AArch64, POWER, RISC-V, ...),
+ * else 64 bits. Clients test wrap-around at GASNETT_ATOMIC_MAX and compare read values with
+ * 32-bit ones, so the width is part of the interface. It is the same type as the fixed-width
+ * atomic of its size. Values are unsigned and wrap modulo 2^width; gasnett_atomic_signed()
+ * reads one as the two's complement gasnett_atomic_sval_t. The limits are typed constants
+ * (casts), as in GASNet, so they cannot be used in #if. */
+#if (defined(__GCC_ATOMIC_INT_LOCK_FREE) && __GCC_ATOMIC_INT_LOCK_FREE == 2) || \
+    !(defined(__GCC_ATOMIC_LLONG_LOCK_FREE) && __GCC_ATOMIC_LLONG_LOCK_FREE == 2)
+#define RV_TOOLS_ATOMIC_BITS 32
+typedef uint32_t gasnett_atomic_val_t;
+typedef int32_t gasnett_atomic_sval_t;
+typedef gasnett_atomic32_t gasnett_atomic_t;
+#define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)0xFFFFFFFFu)
+#define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)(-0x7FFFFFFF - 1))
+#define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)0x7FFFFFFF)
+#else
+#define RV_TOOLS_ATOMIC_BITS 64
+typedef uint64_t gasnett_atomic_val_t;
+typedef int64_t gasnett_atomic_sval_t;
+typedef gasnett_atomic64_t gasnett_atomic_t;
+#define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)0xFFFFFFFFFFFFFFFFull)
+#define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)(-0x7FFFFFFFFFFFFFFFll - 1))
+#define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)0x7FFFFFFFFFFFFFFFll)
+#endif
+#define gasnett_atomic_init(v) { (gasnett_atomic_val_t)(v) }
+#define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(gasnett_atomic_val_t)(v))
+RV_TOOLS_ATOMIC_OPS(gasnett_atomic, gasnett_atomic_t, gasnett_atomic_val_t)
 
 /* Strong atomics: the ordinary ones are already lock-free hardware atomics, which are
  * atomic in single-threaded programs and safe in signal handlers too. */

@@ -141,12 +141,16 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, ge
     return rv_medium_max;
 }
 
-/* The least upper bounds hold for any peer: the inline (unmapped) Long limit is
- * the Medium limit, and mapped peers allow at least that much. They may be asked before
- * gex_Client_Init (GASNet defines them as constants, and Realm reads one before it
- * initialises): every transport carries RV_AM_MAX_MEDIUM then (shm rings are at least
- * 256 KiB, ofi sends 64 KiB + headers), so that is the answer, and rv_am_init stops the job
- * if a transport ever gave less after one was given out. */
+/* The least upper bounds. They may be asked before gex_Client_Init (GASNet defines them as
+ * constants, and Realm reads one before it initialises): every transport carries
+ * RV_AM_MAX_MEDIUM then (shm rings are at least 256 KiB, ofi sends 64 KiB + headers), so
+ * that is the answer for all four, and rv_am_init stops the job if a transport ever gave
+ * less after one was given out. After it, the Medium ones are the Medium limit, and the Long
+ * ones the least Long limit from this rank to any rank of the job as things stand now (a
+ * team's GEX_RANK_INVALID query does the same over its members): exactly the least Max, as
+ * GASNet's testgasnet checks, the mapped limit when every rank is a neighbour. Long limits
+ * only grow (segments become reachable by RDMA when attached or published), so no answer
+ * given earlier ever exceeds a limit. O(job size), like a GEX_RANK_INVALID Max query. */
 static size_t rv_am_lub(void)
 {
     if (rv_client_g) return rv_medium_max;
@@ -154,8 +158,19 @@ static size_t rv_am_lub(void)
     return RV_AM_MAX_MEDIUM;
 }
 
-size_t gex_AM_LUBRequestLong(void) { return rv_am_lub(); }
-size_t gex_AM_LUBReplyLong(void) { return rv_am_lub(); }
+static size_t rv_am_lub_long(void)
+{
+    if (!rv_client_g) return rv_am_lub();
+    size_t m = rv_long_max_mapped;
+    for (gex_Rank_t r = 0; r < rv_job.size; r++) {
+        size_t v = rv_am_max_long(r);
+        if (v < m) m = v;
+    }
+    return m;
+}
+
+size_t gex_AM_LUBRequestLong(void) { return rv_am_lub_long(); }
+size_t gex_AM_LUBReplyLong(void) { return rv_am_lub_long(); }
 size_t gex_AM_LUBRequestMedium(void) { return rv_am_lub(); }
 size_t gex_AM_LUBReplyMedium(void) { return rv_am_lub(); }
 

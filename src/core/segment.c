@@ -136,9 +136,14 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owne
     (void)flags;
     RV_CHECK_INIT("gex_EP_QueryBoundSegmentNB");
     const rv_segmap_t *m = rv_seg_bound("gex_EP_QueryBoundSegmentNB", tm, rank);
-    if (!m)
-        rv_fatal("gex_EP_QueryBoundSegmentNB: endpoint index %u of rank %u has no bound segment "
-                 "published to this rank", tm->pair_index, rank);
+    /* Every answer is known here (attach and publish fill the tables), so the query never
+     * communicates and its event is always GEX_EVENT_INVALID, with GEX_FLAG_IMMEDIATE too.
+     * No bound segment (none yet, or one not published to this rank) is an "unsuccessful"
+     * query, not an error: size 0, and the other outputs are left as they were. */
+    if (!m) {
+        if (size_p) *size_p = 0;
+        return GEX_EVENT_INVALID;
+    }
     if (owneraddr_p) *owneraddr_p = m->owner_base;
     if (localaddr_p) *localaddr_p = m->local_base;
     if (size_p) *size_p = m->size;

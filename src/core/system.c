@@ -53,7 +53,9 @@ uint64_t gex_System_QueryMaxThreads(void) { return 256; }
 
 int gex_System_QueryHiddenAMConcurrencyLevel(void) { return GASNET_HIDDEN_AM_CONCURRENCY_LEVEL; }
 
-/* No progress threads to hand over, with or without GEX_FLAG_DEFER_THREADS. */
+/* Rivet has no progress threads to hand over: a client that deferred them (it must ask
+ * once) gets count 0. Asking without GEX_FLAG_DEFER_THREADS is erroneous and, as the spec
+ * says, returns GASNET_ERR_RESOURCE; bad arguments return GASNET_ERR_BAD_ARG. */
 int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
                                     const gex_ProgressThreadInfo_t **info_p, gex_Flags_t flags)
 {
@@ -61,9 +63,15 @@ int gex_System_QueryProgressThreads(gex_Client_t client, unsigned int *count_p,
     if (client != rv_client_g)
         rv_fatal("gex_System_QueryProgressThreads: client %p is not the client from "
                  "gex_Client_Init", (void *)client);
-    if (flags) rv_fatal("gex_System_QueryProgressThreads: flags=0x%x must be 0", (unsigned)flags);
+    if (flags)
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_System_QueryProgressThreads: flags=0x%x "
+                               "must be 0", (unsigned)flags);
     if (!count_p || !info_p)
-        rv_fatal("gex_System_QueryProgressThreads: count_p and info_p must not be NULL");
+        return rv_error_return(GASNET_ERR_BAD_ARG, "gex_System_QueryProgressThreads: count_p and "
+                               "info_p must not be NULL");
+    if (!(client->flags & GEX_FLAG_DEFER_THREADS))
+        return rv_error_return(GASNET_ERR_RESOURCE, "gex_System_QueryProgressThreads: the client "
+                               "did not pass GEX_FLAG_DEFER_THREADS to gex_Client_Init");
     *count_p = 0;
     *info_p = NULL;
     return GASNET_OK;

@@ -3,8 +3,9 @@
  * gex_AM_Max{Request,Reply}{Medium,Long} result is >= 512 for every peer, argument
  * count, lc_opt and flags, non-increasing in the argument count, symmetric between the
  * two ends (exchanged with AMs), and for GEX_RANK_INVALID the minimum over the peers
- * and the same on every rank; the gex_AM_LUB* values are >= 512 and below every Max, and
- * may be asked before gex_Client_Init with the same answer (Realm does);
+ * and the same on every rank; the gex_AM_LUB* values are >= 512 and exactly the least Max
+ * (GASNet's testgasnet checks that), before and after gex_Segment_Attach, and may be asked
+ * before gex_Client_Init (Realm does): the same Medium answer, a Long one no larger;
  * gex_Token_MaxReply* inside a Request handler equals gex_AM_MaxReply* for the sender. */
 #include "rv_test.h"
 
@@ -107,14 +108,15 @@ int main(int argc, char **argv)
                        gex_AM_LUBRequestLong(), gex_AM_LUBReplyLong() };
     for (int f = 0; f < NF; f++) {
         RVT_CHECK(lub[f] >= 512, "LUB %d is %zu", f, lub[f]);
-        RVT_CHECK(lub[f] == early[f], "LUB %d is %zu, but %zu before gex_Client_Init", f, lub[f],
-                  early[f]);
+        RVT_CHECK(f >= F_REQ_LONG ? lub[f] >= early[f] : lub[f] == early[f],
+                  "LUB %d is %zu, but %zu before gex_Client_Init", f, lub[f], early[f]);
     }
 
     static const gex_Flags_t flagsets[] = { 0, GEX_FLAG_IMMEDIATE, GEX_FLAG_AM_PREPARE_LEAST_CLIENT,
                                             GEX_FLAG_AM_PREPARE_LEAST_ALLOC };
     mine = calloc(rvt_n, sizeof *mine);
     RVT_CHECK(mine != NULL, "out of memory");
+    size_t overall[NF] = { SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX };
     for (int f = 0; f < NF; f++)
         for (int l = 0; l < NLC; l++)
             for (size_t fs = 0; fs < sizeof flagsets / sizeof flagsets[0]; fs++) {
@@ -133,6 +135,9 @@ int main(int argc, char **argv)
                             RVT_CHECK(lub[f] <= v, "LUB %zu above %s(rank %u, %u args)=%zu", lub[f],
                                       fname[f], (unsigned)r, n, v);
                         if (v < least) least = v;
+                        if (v < overall[f] && !(fl & (GEX_FLAG_AM_PREPARE_LEAST_CLIENT |
+                                                      GEX_FLAG_AM_PREPARE_LEAST_ALLOC)))
+                            overall[f] = v;
                         if (fs == 0) mine[r].pair[f][l][n] = v;
                     }
                     RVT_CHECK(any == least, "%s(GEX_RANK_INVALID, %u args)=%zu, but the least over "
@@ -140,6 +145,9 @@ int main(int argc, char **argv)
                     if (fs == 0) my_any.any[f][l][n] = any;
                 }
             }
+    for (int f = 0; f < NF; f++)
+        RVT_CHECK(lub[f] == overall[f], "LUB %d is %zu, but the least %s is %zu", f, lub[f],
+                  fname[f], overall[f]);
     rvt_barrier();
 
     /* Symmetry: send every rank (me included) my results for our pair. */
@@ -154,5 +162,20 @@ int main(int argc, char **argv)
     /* Token queries: ask every rank. */
     for (gex_Rank_t r = 0; r < rvt_n; r++) RVT_OK(gex_AM_RequestShort0(rvt_tm, r, H_ASK, 0));
     GASNET_BLOCKUNTIL(answers == rvt_n);
+
+    /* After gex_Segment_Attach the Long LUB is still the least Max (and no smaller than
+     * before: limits only grow, so an answer given earlier stays a bound). */
+    rvt_barrier(); /* every Reply is in before anyone enters the attach */
+    RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, 1 << 20));
+    for (int f = F_REQ_LONG; f <= F_REP_LONG; f++) {
+        size_t after = f == F_REQ_LONG ? gex_AM_LUBRequestLong() : gex_AM_LUBReplyLong();
+        size_t least = SIZE_MAX;
+        for (gex_Rank_t r = 0; r < rvt_n; r++) {
+            size_t v = query(f, r, GEX_EVENT_NOW, 0, NARGS - 1);
+            if (v < least) least = v;
+        }
+        RVT_CHECK(after == least && after >= lub[f], "after attach the LUB of %s is %zu, the "
+                  "least Max %zu, before attach %zu", fname[f], after, least, lub[f]);
+    }
     return rvt_done("am_limits");
 }

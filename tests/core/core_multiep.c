@@ -269,9 +269,27 @@ static void multi(void)
     uintptr_t sz = 0;
     RVT_OK(gex_Segment_QueryBound(gex_TM_Pair(rvt_ep, 1), rvt_me, &o, NULL, &sz));
     RVT_CHECK(o == gex_Segment_QueryAddr(seg[1]) && sz == size, "own EP 1 segment");
-    if (peer != rvt_me)
+    sz = 0;
+    RVT_CHECK(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(rvt_ep, 1), rvt_me, &o, NULL, &sz,
+                                         GEX_FLAG_IMMEDIATE) == GEX_EVENT_INVALID &&
+                  o == gex_Segment_QueryAddr(seg[1]) && sz == size,
+              "own EP 1 segment (NB, unpublished: the own one is always known)");
+    if (peer != rvt_me) {
         RVT_CHECK(gex_Segment_QueryBound(gex_TM_Pair(rvt_ep, 2), peer, &o, NULL, &sz) ==
                       GASNET_ERR_RESOURCE, "EP 2 of rank %u before publication", (unsigned)peer);
+        /* the NB query of an unpublished segment is "unsuccessful": size 0, no error */
+        for (int imm = 0; imm < 2; imm++) {
+            sz = 1;
+            gex_Event_t ev = gex_EP_QueryBoundSegmentNB(gex_TM_Pair(rvt_ep, 2), peer, &o, NULL,
+                                                        &sz, imm ? GEX_FLAG_IMMEDIATE : 0);
+            RVT_CHECK(ev == GEX_EVENT_INVALID && sz == 0, "NB query of EP 2 of rank %u before "
+                      "publication: event %p, size %" PRIuPTR, (unsigned)peer, (void *)ev, sz);
+        }
+    }
+    /* an index with no endpoint anywhere: size 0 too */
+    sz = 1;
+    gex_Event_Wait(gex_EP_QueryBoundSegmentNB(gex_TM_Pair(rvt_ep, 5), peer, NULL, NULL, &sz, 0));
+    RVT_CHECK(sz == 0, "NB query of endpoint index 5 (none) gave size %" PRIuPTR, sz);
     RVT_OK(gex_EP_PublishBoundSegment(rvt_tm, ep + 1, 2, 0));
 
     char *bases[3][64];
@@ -414,8 +432,6 @@ static void err(const char *c)
         else if (c[0] == 'g') gex_RMA_GetBlocking(gex_TM_Pair(rvt_ep, 1), buf, t, end, 8, 0);
         else gex_RMA_PutBlocking(gex_TM_Pair(rvt_ep, 1), t, (void *)(sz - 4), buf, 8,
                                  GEX_FLAG_PEER_SEG_OFFSET);
-    } else if (!strcmp(c, "query_unpublished")) {
-        gex_EP_QueryBoundSegmentNB(gex_TM_Pair(rvt_ep, 2), t, NULL, NULL, NULL, 0);
     } else if (!strcmp(c, "am_pair")) {
         gex_AM_RequestShort0(gex_TM_Pair(rvt_ep, 1), t, GEX_AM_INDEX_BASE, 0);
     } else if (!strcmp(c, "am_local")) {

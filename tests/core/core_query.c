@@ -186,6 +186,20 @@ int main(int argc, char **argv)
     RVT_CHECK(gex_Segment_QueryBound(rvt_tm, rvt_me, &o, &l, &s) != GASNET_OK,
               "QueryBound succeeded before attach");
     RVT_CHECK(o == &c4 && l == &c4 && s == 12345, "QueryBound wrote outputs on failure");
+    /* gex_EP_QueryBoundSegmentNB: no bound segment is an "unsuccessful" query, not an error:
+     * size 0, GEX_EVENT_INVALID (no communication), for this rank and a peer, with and without
+     * GEX_FLAG_IMMEDIATE, and with NULL outputs (as GASNet's testgasnet asks). */
+    for (int imm = 0; imm < 2; imm++)
+        for (gex_Rank_t r = 0; r < rvt_n; r++) {
+            s = 777;
+            gex_Event_t ev = gex_EP_QueryBoundSegmentNB(rvt_tm, r, &o, &l, &s,
+                                                        imm ? GEX_FLAG_IMMEDIATE : 0);
+            RVT_CHECK(ev == GEX_EVENT_INVALID && s == 0, "QueryBoundSegmentNB(rank %u, %s) before "
+                      "attach: event %p, size %" PRIuPTR, (unsigned)r, imm ? "IMMEDIATE" : "0",
+                      (void *)ev, s);
+            RVT_CHECK(gex_EP_QueryBoundSegmentNB(rvt_tm, r, NULL, NULL, NULL, 0) == GEX_EVENT_INVALID,
+                      "QueryBoundSegmentNB with NULL outputs");
+        }
 
     /* Attach: every rank a different size; the client hook sees this rank's new segment. */
     RVT_CHECK(gasnet_client_attach_hook == NULL, "gasnet_client_attach_hook is not NULL at start");

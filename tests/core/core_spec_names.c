@@ -758,8 +758,10 @@ static void check_queries(void)
               "GASNETI_MAX_THREADS (%d) is not gex_System_QueryMaxThreads()", GASNETI_MAX_THREADS);
     unsigned cnt = 99;
     const gex_ProgressThreadInfo_t *pti = (const gex_ProgressThreadInfo_t *)&cnt;
-    RVT_OK(gex_System_QueryProgressThreads(rvt_client, &cnt, &pti, 0));
-    RVT_CHECK(cnt == 0 && pti == NULL, "progress threads: count %u", cnt);
+    gex_System_SetVerboseErrors(0);
+    RVT_CHECK(gex_System_QueryProgressThreads(rvt_client, &cnt, &pti, 0) == GASNET_ERR_RESOURCE,
+              "progress threads queried without GEX_FLAG_DEFER_THREADS (core_progthr has more)");
+    gex_System_SetVerboseErrors(1);
     gex_RankInfo_t *ni;
     gex_Rank_t nn, nidx;
     gex_System_QueryNbrhdInfo(&ni, &nn, &nidx);

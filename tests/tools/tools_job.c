@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     uint64_t want_sum = 0;
     for (gex_Rank_t r = 0; r < rvt_n; r++) want_sum += (uint64_t)K * (r + 1);
     RVT_CHECK(gasnett_atomic_read(&am_count, 0) == want, "received %" PRIu64 " AMs, expected %" PRIu64,
-              gasnett_atomic_read(&am_count, 0), want);
+              (uint64_t)gasnett_atomic_read(&am_count, 0), want);
     RVT_CHECK(gasnett_atomic64_read(&am_sum, 0) == want_sum, "argument sum %" PRIu64 ", expected %" PRIu64,
               gasnett_atomic64_read(&am_sum, 0), want_sum);
     RVT_CHECK(gasnett_atomic32_read(&helper_count, 0) == HELPER_ITERS, "helper counted %u",

@@ -51,7 +51,7 @@ static gasnett_atomic64_t g_static64 = gasnett_atomic64_init(UINT64_MAX);
 static void test_atomic_values(void)
 {
     CHECK(gasnett_atomic_read(&g_static, 0) == 7, "static init read %" PRIu64,
-          gasnett_atomic_read(&g_static, 0));
+          (uint64_t)gasnett_atomic_read(&g_static, 0));
     gasnett_atomic_t a;
     gasnett_atomic_set(&a, 10, GASNETT_ATOMIC_REL);
     CHECK(gasnett_atomic_read(&a, GASNETT_ATOMIC_ACQ) == 10, "set/read");
@@ -61,23 +61,23 @@ static void test_atomic_values(void)
     gasnett_atomic_increment(&a, GASNETT_ATOMIC_NONE);
     gasnett_atomic_decrement(&a, GASNETT_ATOMIC_NONE);
     gasnett_atomic_decrement(&a, GASNETT_ATOMIC_NONE);
-    CHECK(gasnett_atomic_read(&a, 0) == 11, "inc/dec: %" PRIu64, gasnett_atomic_read(&a, 0));
+    CHECK(gasnett_atomic_read(&a, 0) == 11, "inc/dec: %" PRIu64, (uint64_t)gasnett_atomic_read(&a, 0));
     CHECK(!gasnett_atomic_compare_and_swap(&a, 10, 99, GASNETT_ATOMIC_ACQ_IF_TRUE),
           "CAS with a wrong old value succeeded");
     CHECK(gasnett_atomic_read(&a, 0) == 11, "failed CAS changed the value");
     CHECK(gasnett_atomic_compare_and_swap(&a, 11, 99, GASNETT_ATOMIC_ACQ_IF_FALSE),
           "CAS with the right old value failed");
-    CHECK(gasnett_atomic_read(&a, 0) == 99, "CAS stored %" PRIu64, gasnett_atomic_read(&a, 0));
+    CHECK(gasnett_atomic_read(&a, 0) == 99, "CAS stored %" PRIu64, (uint64_t)gasnett_atomic_read(&a, 0));
     CHECK(gasnett_atomic_swap(&a, 5, GASNETT_ATOMIC_REL | GASNETT_ATOMIC_ACQ) == 99,
           "swap returns the old value");
     CHECK(gasnett_atomic_read(&a, 0) == 5, "swap stored");
     gasnett_atomic_set(&a, 2, 0);
     CHECK(!gasnett_atomic_decrement_and_test(&a, 0), "2-1 tested zero");
     CHECK(gasnett_atomic_decrement_and_test(&a, 0), "1-1 did not test zero");
-    /* 64-bit wraparound both ways, signed view */
+    /* wrap-around both ways at the width's limits, signed view */
     gasnett_atomic_decrement(&a, 0);
     CHECK(gasnett_atomic_read(&a, 0) == GASNETT_ATOMIC_MAX, "0-1 is %" PRIu64,
-          gasnett_atomic_read(&a, 0));
+          (uint64_t)gasnett_atomic_read(&a, 0));
     CHECK(gasnett_atomic_signed(gasnett_atomic_read(&a, 0)) == -1, "signed(MAX) != -1");
     CHECK(gasnett_atomic_add(&a, 2, 0) == 1, "MAX+2 wraps to 1");
     gasnett_atomic_set(&a, (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MIN, 0);
@@ -85,8 +85,44 @@ static void test_atomic_values(void)
           "signed min");
     CHECK(gasnett_atomic_signed(gasnett_atomic_subtract(&a, 1, 0)) == GASNETT_ATOMIC_SIGNED_MAX,
           "signed min - 1 wraps to signed max");
-    CHECK(GASNETT_ATOMIC_MAX == UINT64_MAX && GASNETT_HAVE_ATOMIC_CAS && GASNETT_HAVE_ATOMIC_ADD_SUB,
-          "limits");
+    CHECK(gasnett_atomic_signed(gasnett_atomic_add(&a, 1, 0)) == GASNETT_ATOMIC_SIGNED_MIN,
+          "signed max + 1 wraps to signed min");
+    gasnett_atomic_set(&a, GASNETT_ATOMIC_MAX, 0);
+    CHECK(gasnett_atomic_swap(&a, 0, 0) == GASNETT_ATOMIC_MAX, "swap returns MAX");
+    CHECK(gasnett_atomic_subtract(&a, GASNETT_ATOMIC_MAX, 0) == 1, "0 - MAX wraps to 1");
+    gasnett_atomic_set(&a, GASNETT_ATOMIC_MAX, 0);
+    CHECK(gasnett_atomic_compare_and_swap(&a, GASNETT_ATOMIC_MAX, (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MIN, 0) &&
+              gasnett_atomic_read(&a, 0) == (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MIN,
+          "CAS from MAX to SIGNED_MIN");
+    CHECK(GASNETT_HAVE_ATOMIC_CAS && GASNETT_HAVE_ATOMIC_ADD_SUB, "CAS/ADD_SUB availability");
+
+    /* Widths as in GASNet: on every target with lock-free 32-bit atomics (all we build on),
+     * gasnett_atomic_t is the 32-bit atomic, unsigned, with 32-bit limits; a GASNet client
+     * compares its values with uint32_t ones (testtools: a gasnett_atomic32_t initialized to
+     * GASNETT_ATOMIC_MAX and compared with it). */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || defined(__powerpc64__) || \
+    defined(__riscv)
+    CHECK(sizeof(gasnett_atomic_t) == 4 && sizeof(gasnett_atomic_val_t) == 4 &&
+              sizeof(gasnett_atomic_sval_t) == 4 && sizeof(gasnett_strongatomic_t) == 4,
+          "gasnett_atomic_t is %zu bytes (val %zu, sval %zu), expected 4", sizeof(gasnett_atomic_t),
+          sizeof(gasnett_atomic_val_t), sizeof(gasnett_atomic_sval_t));
+    CHECK(GASNETT_ATOMIC_MAX == 0xFFFFFFFFu && GASNETT_ATOMIC_SIGNED_MIN == INT32_MIN &&
+              GASNETT_ATOMIC_SIGNED_MAX == INT32_MAX,
+          "limits %" PRIu64 " %" PRId64 " %" PRId64, (uint64_t)GASNETT_ATOMIC_MAX,
+          (int64_t)GASNETT_ATOMIC_SIGNED_MIN, (int64_t)GASNETT_ATOMIC_SIGNED_MAX);
+    {
+        gasnett_atomic32_t m = gasnett_atomic32_init(GASNETT_ATOMIC_MAX);
+        CHECK(gasnett_atomic32_swap(&m, 3, 0) == GASNETT_ATOMIC_MAX, "atomic32 holds ATOMIC_MAX");
+        gasnett_atomic_t *as_general = &m; /* the same type, as in GASNet */
+        CHECK(gasnett_atomic_read(as_general, 0) == 3, "atomic_t view of an atomic32_t");
+    }
+#endif
+    CHECK((gasnett_atomic_val_t)-1 == GASNETT_ATOMIC_MAX && (gasnett_atomic_sval_t)-1 < 0 &&
+              (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MAX + 1 ==
+                  (gasnett_atomic_val_t)GASNETT_ATOMIC_SIGNED_MIN &&
+              sizeof(gasnett_atomic_val_t) == sizeof(gasnett_atomic_sval_t) &&
+              sizeof(gasnett_atomic_t) == sizeof(gasnett_atomic_val_t),
+          "value types are not an unsigned/signed pair of the counter's width");
 
     /* fixed width: natural storage, casts from plain integers and floating point */
     CHECK(sizeof(gasnett_atomic32_t) == 4 && sizeof(gasnett_atomic64_t) == 8, "sizes");
@@ -160,14 +196,15 @@ static void test_atomic_threads(void)
         CHECK(pthread_create(&th[i], NULL, atomic_worker, (void *)i) == 0, "pthread_create");
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     CHECK(gasnett_atomic_read(&t_count, 0) == 2 * NITER, "counter %" PRIu64 ", expected %d",
-          gasnett_atomic_read(&t_count, 0), 2 * NITER);
+          (uint64_t)gasnett_atomic_read(&t_count, 0), 2 * NITER);
     CHECK(gasnett_atomic32_read(&t_count32, 0) == 6u * NITER, "counter32 %u",
           (unsigned)gasnett_atomic32_read(&t_count32, 0));
     CHECK(gasnett_atomic64_read(&t_cas64, 0) == 10ull * NITER, "CAS counter %" PRIu64,
           gasnett_atomic64_read(&t_cas64, 0));
     CHECK(t_plain == 2 * NITER, "lock-protected counter %" PRIu64, t_plain);
     CHECK(gasnett_atomic_read(&t_down, 0) == 0 && gasnett_atomic_read(&t_zero_seen, 0) == 1,
-          "decrement_and_test saw zero %" PRIu64 " times", gasnett_atomic_read(&t_zero_seen, 0));
+          "decrement_and_test saw zero %" PRIu64 " times",
+          (uint64_t)gasnett_atomic_read(&t_zero_seen, 0));
 }
 
 /* ---- timers ---------------------------------------------------------------------------- */
