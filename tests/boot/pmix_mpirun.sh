@@ -3,6 +3,8 @@
 # tests/boot/pmix_mpirun.sh: runs a Rivet program under Open MPI's mpirun (the PMIx bootstrap)
 # and checks how the job ends.
 # usage: pmix_mpirun.sh HAVE_PMIX EXPECT NP PROG [ARGS...]
+#        (RIVET_TEST_LAUNCH, when set, replaces "mpirun --oversubscribe -np NP": e.g. a rivetrun
+#        command line; split at blanks)
 #   HAVE_PMIX  1 when this Rivet was built with the PMIx bootstrap
 #   EXPECT     ok (exit 0), exit:C (exit code C), fail (any non-zero code)
 # Prints "SKIP: <reason>" and exits 77 (the ctest SKIP_RETURN_CODE) when mpirun, Open MPI or
@@ -28,12 +30,13 @@ trap 'rm -f "$out"' EXIT
 end=${RIVET_TEST_END_SECONDS:-60}
 start=$(date +%s)
 # a bounded wait: the job must end by itself well before this
-timeout -k 5 $((end + 60)) mpirun --oversubscribe -np "$np" "$@" >"$out" 2>&1
+launch=${RIVET_TEST_LAUNCH:-mpirun --oversubscribe -np $np}
+timeout -k 5 $((end + 60)) $launch "$@" >"$out" 2>&1
 rc=$?
 elapsed=$(( $(date +%s) - start ))
 cat "$out"
 fail() { echo "pmix_mpirun: FAIL: $*"; exit 1; }
-[ $rc -eq 124 ] || [ $rc -eq 137 -a "$expect" != fail ] && fail "mpirun did not end (rc $rc after ${elapsed}s)"
+[ $elapsed -lt $((end + 60)) ] || fail "the job did not end (rc $rc after ${elapsed}s)"
 case $expect in
     ok)     [ $rc -eq 0 ] || fail "exit code $rc, expected 0" ;;
     exit:*) [ $rc -eq "${expect#exit:}" ] || fail "exit code $rc, expected ${expect#exit:}" ;;
