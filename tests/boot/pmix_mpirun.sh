@@ -4,7 +4,8 @@
 # and checks how the job ends.
 # usage: pmix_mpirun.sh HAVE_PMIX EXPECT NP PROG [ARGS...]
 #        (RIVET_TEST_LAUNCH, when set, replaces "mpirun --oversubscribe -np NP": e.g. a rivetrun
-#        command line; split at blanks)
+#        command line; split at blanks. RIVET_TEST_SLURM_DIR: run under the test cluster
+#        slurm_local.sh started there, by default with "srun --mpi=pmix -n NP", or skip.)
 #   HAVE_PMIX  1 when this Rivet was built with the PMIx bootstrap
 #   EXPECT     ok (exit 0), exit:C (exit code C), fail (any non-zero code)
 # Prints "SKIP: <reason>" and exits 77 (the ctest SKIP_RETURN_CODE) when mpirun, Open MPI or
@@ -17,12 +18,22 @@ set -u
 have_pmix=$1 expect=$2 np=$3
 shift 3
 [ "$have_pmix" = 1 ] || { echo "SKIP: Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"; exit 77; }
-command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun in PATH (Debian: apt-get install openmpi-bin)"; exit 77; }
-ver=$(mpirun --version 2>&1 | head -n 1)
-case $ver in
-    *"Open MPI"*|*OpenRTE*|*PRRTE*|*prterun*) ;;
-    *) echo "SKIP: mpirun is not Open MPI's ($ver); these tests drive Open MPI's PMIx server"; exit 77 ;;
-esac
+if [ -n "${RIVET_TEST_SLURM_DIR:-}" ]; then
+    # under the test cluster of slurm_local.sh (boot_slurm_* tests): srun, not mpirun
+    [ -f "$RIVET_TEST_SLURM_DIR/up" ] || {
+        echo "SKIP: no test Slurm cluster: $(cat "$RIVET_TEST_SLURM_DIR/skip" 2>/dev/null || echo "boot_slurm_start did not run")"
+        exit 77
+    }
+    export SLURM_CONF="$RIVET_TEST_SLURM_DIR/slurm.conf" PATH="$PATH:/usr/sbin"
+    : "${RIVET_TEST_LAUNCH:=srun --mpi=pmix -n $np}"
+else
+    command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun in PATH (Debian: apt-get install openmpi-bin)"; exit 77; }
+    ver=$(mpirun --version 2>&1 | head -n 1)
+    case $ver in
+        *"Open MPI"*|*OpenRTE*|*PRRTE*|*prterun*) ;;
+        *) echo "SKIP: mpirun is not Open MPI's ($ver); these tests drive Open MPI's PMIx server"; exit 77 ;;
+    esac
+fi
 # mpirun refuses root unless told; --oversubscribe: more ranks than cores on a small machine.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # in sanitizer builds: what libpmix itself leaves allocated is not the program's leak
