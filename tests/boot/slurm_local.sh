@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/boot/slurm_local.sh: a private one-node Slurm cluster for the boot_slurm_* tests.
-# usage: slurm_local.sh start DIR    start munged, slurmctld, slurmd with a configuration
+# usage: slurm_local.sh start DIR [HAVE_PMIX]   (HAVE_PMIX 0: skip, the build has no PMIx)
+#                                    start munged, slurmctld, slurmd with a configuration
 #                                    generated in DIR (own ports, own munge socket: nothing
 #                                    of a system Slurm is used or touched); exit 0, or print
 #                                    "SKIP: <reason>" and exit 77 with nothing left running
@@ -51,6 +52,7 @@ esac
 rm -rf "$dir"
 mkdir -p "$dir/state" "$dir/spool" || skip "cannot create $dir"
 [ "${RIVET_TEST_SLURM:-1}" != 0 ] || skip "RIVET_TEST_SLURM=0"
+[ "${3:-1}" = 1 ] || skip "Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"
 [ "$(id -u)" = 0 ] || skip "not root: the test cluster's daemons run as root"
 for c in munged slurmctld slurmd srun sinfo; do
     command -v $c >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v $c >/dev/null 2>&1 ||
