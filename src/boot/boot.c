@@ -1,19 +1,34 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* boot/boot.c: picks the bootstrap (rivetrun launcher, fork spawner or singleton) and dispatches boot.h to it. */
+/* boot/boot.c: picks the bootstrap (rivetrun launcher, PMIx, fork spawner or singleton) and
+ * dispatches boot.h to it. */
 #include "boot/boot.h"
 #include "boot/fork/fork.h"
 #include "boot/launcher/launcher.h"
 #include "boot/launcher/proto.h"
+#include "boot/pmix/pmix_boot.h"
 #include "boot/singleton/singleton.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { RV_BOOT_NONE, RV_BOOT_SINGLETON, RV_BOOT_LAUNCHER };
+enum { RV_BOOT_NONE, RV_BOOT_SINGLETON, RV_BOOT_LAUNCHER, RV_BOOT_PMIX };
 
 static int rv_boot_mode = RV_BOOT_NONE;
 static rv_boot_info_t rv_boot_info;
+
+#ifdef RIVET_HAVE_PMIX
+#define RV_BOOT_PMIX_BUILT "built"
+#else
+#define RV_BOOT_PMIX_BUILT "not built: no pmix.h"
+#endif
+const char rv_boot_order[] =
+    "1. launcher   RIVET_BOOT_FD set (started by rivetrun)\n"
+    "2. pmix       PMIX_RANK and PMIX_NAMESPACE set (srun --mpi=pmix, mpirun, prterun; "
+    RV_BOOT_PMIX_BUILT ")\n"
+    "   (PMI2 / PMI-1 alone, e.g. srun --mpi=pmi2: not supported)\n"
+    "3. fork       GASNET_PSHM_NODES=N, N > 1 (this process forks N ranks)\n"
+    "4. singleton  otherwise (a one-rank job)\n";
 
 int rv_boot_init(rv_boot_info_t *info)
 {
@@ -30,6 +45,10 @@ int rv_boot_init(rv_boot_info_t *info)
         /* A launcher started us: it decides the job; GASNET_PSHM_NODES forks nothing. */
         rc = rv_boot_launcher_init(&rv_boot_info);
         mode = RV_BOOT_LAUNCHER;
+    } else if (rv_boot_pmix_detected()) {
+        /* A PMIx server (srun, mpirun, prterun) started us: it decides the job. */
+        rc = rv_boot_pmix_init(&rv_boot_info);
+        mode = RV_BOOT_PMIX;
     } else if (rv_boot_fork_nodes(&nfork) != 0) {
         return -1;
     } else if (nfork > 1) {
@@ -40,7 +59,11 @@ int rv_boot_init(rv_boot_info_t *info)
         rc = rv_boot_singleton_init(&rv_boot_info);
         mode = RV_BOOT_SINGLETON;
     }
-    if (rc != 0) return -1;
+    if (rc != 0) {
+        /* A PMIx job whose bootstrap failed must still end as a whole. */
+        if (mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(1, 1);
+        return -1;
+    }
     rv_boot_mode = mode;
     *info = rv_boot_info;
     return 0;
@@ -50,6 +73,7 @@ int rv_boot_allgather(const void *mine, size_t len, void *all)
 {
     switch (rv_boot_mode) {
     case RV_BOOT_LAUNCHER:  return rv_boot_launcher_allgather(mine, len, all);
+    case RV_BOOT_PMIX:      return rv_boot_pmix_allgather(mine, len, all);
     case RV_BOOT_SINGLETON: return rv_boot_singleton_allgather(mine, len, all);
     default:
         fprintf(stderr, "rivet: bootstrap collective before rv_boot_init\n");
@@ -65,15 +89,18 @@ int rv_boot_barrier(void)
 void rv_boot_exit_job(int code)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, 0);
+    else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(code, 0);
 }
 
 void rv_boot_fatal_job(int code)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, RV_BOOT_EXIT_FATAL);
+    else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(code, 1);
     else if (rv_boot_mode == RV_BOOT_NONE) rv_boot_launcher_fatal_early(code);
 }
 
 void rv_boot_fini(void)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_fini();
+    else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_fini();
 }

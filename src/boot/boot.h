@@ -11,15 +11,22 @@ typedef struct rv_boot_info {
     uint32_t rank;        /* jobrank, 0..size-1 */
     uint32_t size;        /* number of processes in the job */
     char     secret[33];  /* per-job random secret, 32 lowercase hex digits + NUL */
-    const char *method;   /* "launcher" (rivetrun), "fork" (GASNET_PSHM_NODES) or "singleton" */
+    const char *method;   /* "launcher" (rivetrun), "pmix", "fork" (GASNET_PSHM_NODES) or "singleton" */
+    const char *detail;   /* what the bootstrap found, for RIVET_VERBOSE, or NULL */
+    char     host[64];    /* this host's name as the launcher knows it, or "" (gethostname) */
 } rv_boot_info_t;
 
-/* Connects to the launcher named in the environment (RIVET_BOOT_* set by rivetrun);
- * without one, GASNET_PSHM_NODES=N (N > 1) forks N ranks (boot/fork/: the calling
- * process stays behind as their supervisor and never returns); otherwise sets up a
- * one-process job with a fresh random secret.
+/* Picks the bootstrap, first match wins (rv_boot_order lists them): rivetrun's own
+ * (RIVET_BOOT_FD in the environment: connects to the launcher); PMIx (PMIX_RANK and
+ * PMIX_NAMESPACE: srun --mpi=pmix, mpirun, prterun; boot/pmix/); GASNET_PSHM_NODES=N
+ * (N > 1) forks N ranks (boot/fork/: the calling process stays behind as their
+ * supervisor and never returns); otherwise a one-process job with a fresh random secret.
  * Returns 0 on success; on failure prints the reason and returns -1. */
 int rv_boot_init(rv_boot_info_t *info);
+
+/* The bootstrap order, one line per method with what selects it and whether this build
+ * has it (rivet-info prints it). */
+extern const char rv_boot_order[];
 
 /* Collective over the whole job: every rank contributes 'len' bytes (same len on
  * every rank); 'all' receives size*len bytes, rank r's contribution at r*len.

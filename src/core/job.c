@@ -55,7 +55,10 @@ void rv_job_init(const rv_boot_info_t *bi)
     rv_job.size = bi->size;
     memcpy(rv_job.secret, bi->secret, sizeof rv_job.secret);
     if (rv_cfg.HOSTNAME[0]) snprintf(rv_job.hostname, sizeof rv_job.hostname, "%s", rv_cfg.HOSTNAME);
+    else if (bi->host[0]) snprintf(rv_job.hostname, sizeof rv_job.hostname, "%s", bi->host);
     else gethostname(rv_job.hostname, sizeof rv_job.hostname - 1);
+
+    rv_verbose(1, "bootstrap: %s%s%s", bi->method, bi->detail ? ": " : "", bi->detail ? bi->detail : "");
 
     uint32_t n = rv_job.size;
     char *names = calloc(n, sizeof rv_job.hostname);

@@ -27,6 +27,13 @@ void rv_info_job(FILE *f)
     rv_boot_init(&bi);   /* already done by gex_Client_Init: returns the same job */
     fprintf(f, "job:\n");
     fprintf(f, "  ranks: %u (bootstrap: %s)\n", rv_job.size, bi.method);
+    fprintf(f, "  bootstrap order (first match wins):\n");
+    for (const char *l = rv_boot_order; *l;) {
+        const char *nl = strchr(l, '\n');
+        int n = nl ? (int)(nl - l) : (int)strlen(l);
+        fprintf(f, "    %.*s\n", n, l);
+        l += n + (nl != NULL);
+    }
     fprintf(f, "  hosts: %u, neighbourhoods: %u (RIVET_PSHM=%d)\n", rv_job.host_count,
             rv_job.nbrhd_count, rv_cfg.PSHM);
     fprintf(f, "  rank 0: host %s, %u rank(s) on it, neighbourhood of %u rank(s)%s\n",

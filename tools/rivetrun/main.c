@@ -68,6 +68,10 @@ static void rv_run_help(void)
 "                        ('#' starts a comment). Ranks go in blocks of consecutive\n"
 "                        ranks: each host up to its slots (default 1) in order,\n"
 "                        round after round; without -n, N is the sum of the slots\n"
+"  --launcher L          how ranks are started: local (this host), ssh (--hosts),\n"
+"                        slurm (srun, $RIVET_SRUN, inside an allocation; the ranks\n"
+"                        use the PMIx bootstrap), auto (default: ssh with --hosts,\n"
+"                        slurm when SLURM_JOB_ID is set, else local)\n"
 "  -x NAME[=VALUE]       also give NAME to the ranks on the other hosts (RIVET_*,\n"
 "                        GASNET_* and FI_* variables always go)\n"
 "  --                    ends the options\n"
@@ -112,6 +116,7 @@ static void rv_run_help(void)
 "  rivetrun --timeout 60 -np 2 ./bench --iters 1000\n"
 "  rivetrun -v -n 2 env            # shows what a rank is given\n"
 "  rivetrun --hosts node1:4,node2:4 ./app   # 8 ranks: 0-3 on node1, 4-7 on node2\n"
+"  salloc -N 2 -n 8; rivetrun -n 8 ./app    # srun -n 8 --mpi=pmix in the allocation\n"
 "  rivetrun --help-env --markdown > env.md\n",
         RV_RUN_GRACE_MS, RV_RUN_EXIT_WINDOW_MS);
 }
@@ -179,6 +184,14 @@ static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
             o->hosts_from = file ? val : "--hosts";
             if (file ? rv_run_hosts_file(o, val) : rv_run_hosts_add(o, val, "--hosts"))
                 return RV_RUN_EXIT_USAGE;
+        } else if (RV_RUN_VALUE("--launcher")) {
+            if (!val) goto missing;
+            if (strcmp(val, "auto") && strcmp(val, "local") && strcmp(val, "ssh") &&
+                strcmp(val, "slurm")) {
+                fprintf(stderr, "rivetrun: --launcher=%s is not one of auto, local, ssh, slurm\n", val);
+                return RV_RUN_EXIT_USAGE;
+            }
+            o->launcher = val;
         } else if (RV_RUN_VALUE("-x") || RV_RUN_VALUE("--export")) {
             if (!val) goto missing;
             char **x = realloc(o->exports, (o->nexports + 1) * sizeof *x);
@@ -224,6 +237,14 @@ static int rv_run_parse(int argc, char **argv, rv_run_opts_t *o)
         rv_run_usage(stderr);
         return RV_RUN_EXIT_USAGE;
     }
+    if (o->launcher && !strcmp(o->launcher, "ssh") && !o->nhosts) {
+        fprintf(stderr, "rivetrun: --launcher=ssh needs the hosts (--hosts or --hostfile)\n");
+        return RV_RUN_EXIT_USAGE;
+    }
+    if (o->launcher && !strcmp(o->launcher, "local") && o->nhosts) {
+        fprintf(stderr, "rivetrun: --launcher=local runs every rank here: no --hosts or --hostfile\n");
+        return RV_RUN_EXIT_USAGE;
+    }
     if (o->np == 0 && !o->nhosts) {
         fprintf(stderr, "rivetrun: the number of ranks is required (-n N)\n");
         rv_run_usage(stderr);
@@ -261,6 +282,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "rivetrun: %s; nothing was started\n", cfg_err);
         rv_run_opts_free(&job.opt);
         return RV_RUN_EXIT_USAGE;
+    }
+    if (!strcmp(rv_run_launcher_pick(&job.opt), "slurm")) {
+        rc = rv_run_slurm(&job.opt);
+        rv_run_opts_free(&job.opt);
+        return rc;
     }
     if (job.opt.nhosts) {
         uint32_t *first = calloc(job.opt.nhosts, sizeof *first);

@@ -42,6 +42,7 @@ typedef struct rv_run_opts {
     const char  *hosts_from;  /* "--hosts" or the hostfile's name, for messages */
     char       **exports;     /* -x NAME[=VALUE], for remote ranks */
     uint32_t     nexports;
+    const char  *launcher;    /* --launcher: auto (NULL), local, ssh or slurm */
 } rv_run_opts_t;
 
 /* One bootstrap result being delivered to every rank (shared, reference counted). */
@@ -159,6 +160,12 @@ int  rv_run_agent_main(int argc, char **argv);
  * blocked in a bootstrap collective get SIGTERM now, the others after window_ms,
  * and SIGKILL RV_RUN_GRACE_MS later. */
 void rv_run_end(rv_run_job_t *job, int code, int window_ms);
+
+/* slurm.c: --launcher. What auto means here: ssh with --hosts, slurm inside a Slurm
+ * allocation (SLURM_JOB_ID set), else local. */
+const char *rv_run_launcher_pick(const rv_run_opts_t *o);
+/* Runs the job through srun (RIVET_SRUN) and returns its exit status. */
+int  rv_run_slurm(rv_run_opts_t *o);
 
 /* cleanup.c */
 void        rv_run_shm_cleanup(rv_run_job_t *job);

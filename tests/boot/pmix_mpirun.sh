@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/boot/pmix_mpirun.sh: runs a Rivet program under Open MPI's mpirun (the PMIx bootstrap)
+# and checks how the job ends.
+# usage: pmix_mpirun.sh HAVE_PMIX EXPECT NP PROG [ARGS...]
+#        (RIVET_TEST_LAUNCH, when set, replaces "mpirun --oversubscribe -np NP": e.g. a rivetrun
+#        command line; split at blanks. RIVET_TEST_SLURM_DIR: run under the test cluster
+#        slurm_local.sh started there, by default with "srun --mpi=pmix -n NP", or skip.)
+#   HAVE_PMIX  1 when this Rivet was built with the PMIx bootstrap
+#   EXPECT     ok (exit 0), exit:C (exit code C), fail (any non-zero code)
+# Prints "SKIP: <reason>" and exits 77 (the ctest SKIP_RETURN_CODE) when mpirun, Open MPI or
+# the PMIx bootstrap is missing. Checks: the exit code; that a failing job ends within
+# RIVET_TEST_END_SECONDS (default 60, generous for a loaded machine) of its start; that no
+# /dev/shm object named by a secret the program printed ("secret <hex>") is left; that every
+# rank printed the same secret; with RIVET_TEST_EXPECT_LINE=<regex>, that exactly
+# RIVET_TEST_EXPECT_COUNT (default NP) output lines match it.
+set -u
+have_pmix=$1 expect=$2 np=$3
+shift 3
+[ "$have_pmix" = 1 ] || { echo "SKIP: Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"; exit 77; }
+if [ -n "${RIVET_TEST_SLURM_DIR:-}" ]; then
+    # under the test cluster of slurm_local.sh (boot_slurm_* tests): srun, not mpirun
+    [ -f "$RIVET_TEST_SLURM_DIR/up" ] || {
+        echo "SKIP: no test Slurm cluster: $(cat "$RIVET_TEST_SLURM_DIR/skip" 2>/dev/null || echo "boot_slurm_start did not run")"
+        exit 77
+    }
+    export SLURM_CONF="$RIVET_TEST_SLURM_DIR/slurm.conf" PATH="$PATH:/usr/sbin"
+    : "${RIVET_TEST_LAUNCH:=srun --mpi=pmix -n $np}"
+else
+    command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun in PATH (Debian: apt-get install openmpi-bin)"; exit 77; }
+    ver=$(mpirun --version 2>&1 | head -n 1)
+    case $ver in
+        *"Open MPI"*|*OpenRTE*|*PRRTE*|*prterun*) ;;
+        *) echo "SKIP: mpirun is not Open MPI's ($ver); these tests drive Open MPI's PMIx server"; exit 77 ;;
+    esac
+fi
+# mpirun refuses root unless told; --oversubscribe: more ranks than cores on a small machine.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# in sanitizer builds: what libpmix itself leaves allocated is not the program's leak
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$(cd "$(dirname "$0")" && pwd)/lsan_pmix.supp"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+end=${RIVET_TEST_END_SECONDS:-60}
+start=$(date +%s)
+# a bounded wait: the job must end by itself well before this
+launch=${RIVET_TEST_LAUNCH:-mpirun --oversubscribe -np $np}
+timeout -k 5 $((end + 60)) $launch "$@" >"$out" 2>&1
+rc=$?
+elapsed=$(( $(date +%s) - start ))
+cat "$out"
+fail() { echo "pmix_mpirun: FAIL: $*"; exit 1; }
+[ $elapsed -lt $((end + 60)) ] || fail "the job did not end (rc $rc after ${elapsed}s)"
+case $expect in
+    ok)     [ $rc -eq 0 ] || fail "exit code $rc, expected 0" ;;
+    exit:*) [ $rc -eq "${expect#exit:}" ] || fail "exit code $rc, expected ${expect#exit:}" ;;
+    fail)   [ $rc -ne 0 ] || fail "exit code 0, expected a failure" ;;
+esac
+[ $elapsed -le "$end" ] || fail "the job took ${elapsed}s to end (limit ${end}s)"
+secrets=$(sed -n 's/.* secret \([0-9a-f]\{32\}\)$/\1/p' "$out" | sort -u)
+if [ -n "$secrets" ]; then
+    [ "$(echo "$secrets" | wc -l)" -eq 1 ] || fail "ranks printed different job secrets: $secrets"
+    [ "$(grep -c " secret $secrets\$" "$out")" -eq "$np" ] || fail "not every rank printed the secret"
+    left=$(ls /dev/shm 2>/dev/null | grep "^rivet-$secrets-")
+    [ -z "$left" ] || fail "left in /dev/shm: $left"
+fi
+if [ -n "${RIVET_TEST_EXPECT_LINE:-}" ]; then
+    n=$(grep -c -- "$RIVET_TEST_EXPECT_LINE" "$out")
+    [ "$n" -eq "${RIVET_TEST_EXPECT_COUNT:-$np}" ] ||
+        fail "$n lines match '$RIVET_TEST_EXPECT_LINE', expected ${RIVET_TEST_EXPECT_COUNT:-$np}"
+fi
+echo "pmix_mpirun: OK (exit code $rc after ${elapsed}s, expected $expect)"
+exit 0
