@@ -2,7 +2,8 @@
 # Makefile: the short way to build, run, test and install Rivet (wraps CMake).
 #   make run        deps, Release build of the library, rivetrun and examples/hello, then a
 #                   4-rank demo job (tests and benchmarks are not built)
-#   make test       deps, build, the whole ctest suite (exit status = result)
+#   make test       deps (also mpirun and Slurm for the PMIx tests: deps.sh --test), build, the
+#                   whole ctest suite (exit status = result)
 #   make install PREFIX=/dir
 #   make asan | tsan | clang    the suite under ASan+UBSan, TSan (without the ofi runs, whose
 #                   libfabric start-up is very slow under TSan, and the error-path tests), or
@@ -15,12 +16,16 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 NP      ?= 4
 CTEST_ARGS ?= --output-on-failure -j $(JOBS) --timeout 300
 
-.PHONY: all deps build run test install asan tsan clang docs bench bench-smoke clean
+.PHONY: all deps test-deps build run test install asan tsan clang docs bench bench-smoke clean
 
 all: build
 
 deps:
 	@scripts/deps.sh
+
+# what the suite runs under besides the build: Open MPI's mpirun and a one-node Slurm
+test-deps:
+	@scripts/deps.sh --test
 
 # configure + build one tree: $(call build_tree,dir,build type,extra cmake args[,targets])
 define build_tree
@@ -36,22 +41,22 @@ run: deps
 	$(call build_tree,$(BUILD),Release,,rivetrun hello)
 	$(BUILD)/bin/rivetrun -n $(NP) $(BUILD)/examples/hello
 
-test: build
+test: build test-deps
 	ctest --test-dir $(BUILD) $(CTEST_ARGS)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-asan: deps
+asan: test-deps
 	$(call build_tree,build-asan,RelWithDebInfo,-DRIVET_SANITIZE=ON)
 	ctest --test-dir build-asan $(CTEST_ARGS)
 
-tsan: deps
+tsan: test-deps
 	$(call build_tree,build-tsan,RelWithDebInfo,-DRIVET_TSAN=ON)
 	ctest --test-dir build-tsan $(CTEST_ARGS) -LE 'ofi|fault'
 
 clang:
-	@scripts/deps.sh --clang
+	@scripts/deps.sh --test --clang
 	$(call build_tree,build-clang,Release,-DCMAKE_C_COMPILER=clang)
 	ctest --test-dir build-clang $(CTEST_ARGS) -LE 'ofi|fault'
 

@@ -1,24 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/deps.sh: installs the Debian packages Rivet needs that are missing.
-# usage: scripts/deps.sh [--bench] [--clang]
-#   (no option)  build and test: cmake make gcc pkg-config python3 libfabric-dev (ofi),
-#                libpmix-dev (PMIx bootstrap), openmpi-bin and munge slurmctld slurmd
-#                slurm-client (its tests run under mpirun and a private one-node Slurm)
+# usage: scripts/deps.sh [--test] [--bench] [--clang]
+#   (no option)  build: cmake make gcc pkg-config python3 libfabric-dev (ofi), libpmix-dev
+#                (PMIx bootstrap)
+#   --test       also what the test suite runs under: openmpi-bin and munge slurmctld slurmd
+#                slurm-client (the PMIx tests run under mpirun and a private one-node Slurm)
 #   --bench      also the benchmark peers and plots: Open MPI and MPICH, UCX tools,
 #                python3-matplotlib (or gnuplot, if that is what is installed)
 #   --clang      also clang
 # As root (or with password-less sudo) it runs apt-get; otherwise it prints the command
 # to run and exits 1. Nothing missing: one dpkg-query call, no output, exit 0.
 set -eu
-pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libpmix-dev openmpi-bin munge slurmctld slurmd slurm-client"
+pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libpmix-dev"
 for a in "$@"; do
     case $a in
         # Open MPI and MPICH co-install on Debian 12 (mpicc/mpirun are alternatives;
         # scripts/bench.sh calls mpicc.openmpi and mpicc.mpich by name). "a|b": either will do.
         --bench) pkgs="$pkgs libopenmpi-dev openmpi-bin libmpich-dev mpich ucx-utils python3-matplotlib|gnuplot-nox" ;;
+        --test) pkgs="$pkgs openmpi-bin munge slurmctld slurmd slurm-client" ;;
         --clang) pkgs="$pkgs clang" ;;
-        -h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,12p' "$0"; exit 0 ;;
         *) echo "deps.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done
