@@ -293,6 +293,14 @@ extern gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
  * GASNET_ERR_RESOURCE. */
 extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
                          gex_EP_Capabilities_t capabilities, gex_Flags_t flags);
+/* A call names the GASNET_MAXEPS the client was compiled with, which caps its endpoints
+ * (GASNET_ERR_RESOURCE past it, as the client expects); gex_EP_Create through a pointer
+ * gets the library's 33. */
+extern int rv_ep_create_max(gex_EP_t *ep_p, gex_Client_t client,
+                            gex_EP_Capabilities_t capabilities, gex_Flags_t flags,
+                            unsigned max_eps);
+#define gex_EP_Create(ep_p, client, capabilities, flags) \
+    rv_ep_create_max((ep_p), (client), (capabilities), (flags), GASNET_MAXEPS)
 /* Destroys a non-primordial endpoint (flags must be 0); its bound segment, if any, becomes
  * unbound and stays the client's. The spec publishes no prototype yet: this one follows
  * gex_Segment_Destroy and gex_MK_Destroy. */

@@ -59,9 +59,16 @@ void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm 
 
 /* ---- endpoints ------------------------------------------------------------------------- */
 
-int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
-                  gex_Flags_t flags)
+int (gex_EP_Create)(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                    gex_Flags_t flags)
 {
+    return rv_ep_create_max(ep_p, client, capabilities, flags, GASNET_MAXEPS);
+}
+
+int rv_ep_create_max(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                     gex_Flags_t flags, unsigned max_eps)
+{
+    if (max_eps > GASNET_MAXEPS) max_eps = GASNET_MAXEPS;
     RV_CHECK_INIT("gex_EP_Create");
     if (!ep_p) return rv_error_return(GASNET_ERR_BAD_ARG, "gex_EP_Create: ep_p is NULL");
     if (client != rv_client_g)
@@ -81,8 +88,8 @@ int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
     if (!ep) return rv_error_return(GASNET_ERR_RESOURCE, "gex_EP_Create: out of memory");
     pthread_mutex_lock(&rv_mep_lock);
     unsigned i = 1;
-    while (i < GASNET_MAXEPS && rv_eps[i]) i++;
-    if (i < GASNET_MAXEPS) {
+    while (i < max_eps && rv_eps[i]) i++;
+    if (i < max_eps) {
         ep->client = client;
         ep->flags = flags;
         ep->index = i;
@@ -90,10 +97,11 @@ int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t cap
         rv_eps[i] = ep;
     }
     pthread_mutex_unlock(&rv_mep_lock);
-    if (i == GASNET_MAXEPS) {
+    if (i >= max_eps) {
         free(ep);
         return rv_error_return(GASNET_ERR_RESOURCE, "gex_EP_Create: this process already has "
-                               "GASNET_MAXEPS (%d) endpoints", GASNET_MAXEPS);
+                               "GASNET_MAXEPS (%u, as the client was compiled) endpoints",
+                               max_eps);
     }
     *ep_p = ep;
     return GASNET_OK;

@@ -71,6 +71,18 @@ int main(int argc, char **argv)
     prevslots = rvt_seg_addr(prev, 0);
     const int num_eps = GASNET_MAXEPS < 4 ? GASNET_MAXEPS : 4; /* testtmpair's choice */
     RVT_CHECK(num_eps == 1, "num_eps %d", num_eps);
+    /* testgasnet's check: a client compiled with GASNET_MAXEPS 1 cannot create a second
+     * endpoint, while a call through a pointer gets the library's limit */
+    gex_System_SetVerboseErrors(0);
+    gex_EP_t extra;
+    int rc = gex_EP_Create(&extra, rvt_client, GEX_EP_CAPABILITY_RMA, 0);
+    RVT_CHECK(rc == GASNET_ERR_RESOURCE, "gex_EP_Create past GASNET_MAXEPS 1 returned %d", rc);
+    gex_System_SetVerboseErrors(1);
+    int (*create)(gex_EP_t *, gex_Client_t, gex_EP_Capabilities_t, gex_Flags_t) = gex_EP_Create;
+    RVT_OK(create(&extra, rvt_client, GEX_EP_CAPABILITY_RMA, 0));
+    RVT_CHECK(gex_EP_QueryIndex(extra) == 1, "the extra endpoint has index %u",
+              (unsigned)gex_EP_QueryIndex(extra));
+    gex_EP_Destroy(extra, 0);
     gex_TM_t pair = gex_TM_Pair(rvt_ep, 0);
     rvt_barrier();
 
