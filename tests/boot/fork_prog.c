@@ -214,6 +214,7 @@ int main(int argc, char **argv)
         RVT_FAIL("the barrier completed without the failed rank");
     }
     if (!strcmp(mode, "sigkill")) {
+        rvt_barrier();   /* every rank has printed its pid */
         if (rvt_me == (gex_Rank_t)atoi(argv[2])) raise(SIGKILL);
         rvt_barrier();
         RVT_FAIL("the barrier completed without the killed rank");
