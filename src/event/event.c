@@ -14,18 +14,32 @@ static inline int rv_event_done(const char *call, gex_Event_t ev)
     return 1;
 }
 
-static inline void rv_event_check_ctx(const char *call)
+/* Returns non-zero inside an AM handler, where the spec forbids tests and waits: release
+ * GASNet lets them pass and clients rely on it (osss-gasnet's global-exit handler waits for
+ * its NB handles), so RIVET_HANDLER_SYNC decides (event/nbi.c). */
+static inline int rv_event_check_ctx(const char *call)
 {
     RV_CHECK_INIT(call);
-    if (__builtin_expect(rv_am_in_handler(), 0))
-        rv_fatal("%s called inside an AM handler; handlers may not test or wait", call);
+    if (__builtin_expect(rv_am_in_handler(), 0)) {
+        rv_event_sync_in_handler(call);
+        return 1;
+    }
+    return 0;
+}
+
+/* One step of a wait: inside a handler only replies and completions are polled. */
+static inline void rv_event_wait_step(int in_handler)
+{
+    if (__builtin_expect(in_handler, 0)) rv_event_handler_wait_step();
+    else rv_progress_wait_step();
 }
 
 /* The array forms: flags are reserved and must be 0. */
-static inline void rv_event_check_array(const char *call, gex_Flags_t flags)
+static inline int rv_event_check_array(const char *call, gex_Flags_t flags)
 {
-    rv_event_check_ctx(call);
+    int in_handler = rv_event_check_ctx(call);
     if (__builtin_expect(flags != 0, 0)) rv_fatal("%s: flags must be 0", call);
+    return in_handler;
 }
 
 int gex_Event_Test(gex_Event_t event)
@@ -36,8 +50,8 @@ int gex_Event_Test(gex_Event_t event)
 
 void gex_Event_Wait(gex_Event_t event)
 {
-    rv_event_check_ctx("gex_Event_Wait");
-    while (!rv_event_done("gex_Event_Wait", event)) rv_progress_wait_step();
+    int in_handler = rv_event_check_ctx("gex_Event_Wait");
+    while (!rv_event_done("gex_Event_Wait", event)) rv_event_wait_step(in_handler);
 }
 
 /* One pass over the array: completed entries become GEX_EVENT_INVALID.
@@ -66,11 +80,11 @@ int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
     size_t live, done;
-    rv_event_check_array("gex_Event_WaitSome", flags);
+    int in_handler = rv_event_check_array("gex_Event_WaitSome", flags);
     for (;;) {
         rv_event_scan("gex_Event_WaitSome", pevent, numevents, &live, &done);
         if (done || !live) return;
-        rv_progress_wait_step();
+        rv_event_wait_step(in_handler);
     }
 }
 
@@ -85,11 +99,11 @@ int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
     size_t live, done;
-    rv_event_check_array("gex_Event_WaitAll", flags);
+    int in_handler = rv_event_check_array("gex_Event_WaitAll", flags);
     for (;;) {
         rv_event_scan("gex_Event_WaitAll", pevent, numevents, &live, &done);
         if (done == live) return;
-        rv_progress_wait_step();
+        rv_event_wait_step(in_handler);
     }
 }
 

@@ -27,6 +27,12 @@ typedef struct rv_nbi_set {
 rv_nbi_set_t *rv_nbi_current(void);
 /* Reads RIVET_HANDLER_SYNC (client start-up). */
 void rv_nbi_init(void);
+/* A sync (NBI or event test/wait) called inside an AM handler, which the spec forbids:
+ * RIVET_HANDLER_SYNC=warn warns once per process and lets it complete (waits then poll only
+ * replies and completions: rv_event_handler_wait_step), =fatal ends the job. 'name' names the
+ * call. */
+void rv_event_sync_in_handler(const char *name);
+void rv_event_handler_wait_step(void);
 
 static inline void rv_nbi_add(rv_nbi_set_t *s, int ec)
 {

@@ -66,6 +66,16 @@ static __attribute__((noinline)) void rv_nbi_in_handler(const char *call, int wa
     char name[96];
     snprintf(name, sizeof name, "%s(0x%x)%s%s%s", call, (unsigned)mask, legacy ? " (" : "",
              legacy ? legacy : "", legacy ? ")" : "");
+    rv_event_sync_in_handler(name);
+}
+
+void rv_event_handler_wait_step(void)
+{
+    if (rv_poll_replies() == 0 && rv_job.oversubscribed) sched_yield();
+}
+
+__attribute__((noinline)) void rv_event_sync_in_handler(const char *name)
+{
     if (rv_nbi_handler_fatal)
         rv_fatal("%s called inside an AM handler; handlers may not sync (RIVET_HANDLER_SYNC=fatal)",
                  name);
@@ -100,8 +110,7 @@ void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
     rv_nbi_check("gex_NBI_Wait", event_mask, flags);
     if (__builtin_expect(rv_am_in_handler(), 0)) {
         rv_nbi_in_handler("gex_NBI_Wait", 1, event_mask);
-        while (!rv_nbi_idle(&rv_nbi_thread, event_mask))
-            if (rv_poll_replies() == 0 && rv_job.oversubscribed) sched_yield();
+        while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_event_handler_wait_step();
         return;
     }
     while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_progress_wait_step();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* tests/legacy/legacy_handler_sync.c: a Request handler that syncs NBI puts (osss-gasnet's
- * global-exit handler calls gasnet_wait_syncnbi_puts). The spec forbids it; by default Rivet
- * warns once and completes the sync. Each rank starts NBI puts to the next rank, then asks
- * the previous rank to sync its own puts from a handler (twice, plus the try form); the
+/* tests/legacy/legacy_handler_sync.c: a Request handler that syncs NBI puts and NB handles
+ * (osss-gasnet's global-exit handler calls gasnet_wait_syncnbi_puts, then waits for its NB
+ * handles). The spec forbids it; by default Rivet warns once and completes the sync. Each
+ * rank starts NBI and NB puts to the next rank, then asks the previous rank to sync its own
+ * puts from a handler (twice, plus the try forms); the
  * handler's sync must return with every put complete, the warning must appear exactly once
  * on each rank's stderr, and the data must be there. With RIVET_HANDLER_SYNC=fatal the same
  * program ends with the spec's fatal error (ctest checks the message). */
@@ -15,9 +16,12 @@
 #define N      64
 #define WORDS  512
 
+#define NB     8     /* the last NB blocks are NB puts, their handles synced in the handler */
+
 static volatile int synced;
 static uint64_t *src;
 static void *nextseg;
+static gasnet_handle_t handles[NB];
 
 static void sync_handler(gasnet_token_t t)
 {
@@ -25,6 +29,10 @@ static void sync_handler(gasnet_token_t t)
     gasnet_wait_syncnbi_puts();
     gasnet_wait_syncnbi_puts();
     RVT_CHECK(gasnet_try_syncnbi_puts() == GASNET_OK, "puts still pending after the sync");
+    gasnet_wait_syncnb_all(handles, NB);   /* completed entries become invalid handles */
+    for (int k = 0; k < NB; k++)
+        RVT_CHECK(handles[k] == GASNET_INVALID_HANDLE, "NB handle %d still live after the wait", k);
+    RVT_CHECK(gasnet_try_syncnb_all(handles, NB) == GASNET_OK, "NB puts pending after the wait");
     synced++;
 }
 
@@ -60,9 +68,12 @@ int main(int argc, char **argv)
 
     gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
     RVT_OK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));
-    for (int k = 0; k < N; k++)
+    for (int k = 0; k < N - NB; k++)
         gasnet_put_nbi_bulk(next, (char *)nextseg + (size_t)k * WORDS * 8, src + (size_t)k * WORDS,
                             WORDS * 8);
+    for (int k = N - NB; k < N; k++)
+        handles[k - (N - NB)] = gasnet_put_nb_bulk(next, (char *)nextseg + (size_t)k * WORDS * 8,
+                                                   src + (size_t)k * WORDS, WORDS * 8);
     RVT_OK(gasnet_AMRequestShort0(me, H_SYNC));  /* runs here, inside the call */
     RVT_CHECK(synced >= 1, "the handler's sync did not return"); /* (+1 if prev's came) */
     RVT_OK(gasnet_AMRequestShort0(prev, H_SYNC)); /* prev syncs from a handler, while polling */
