@@ -85,6 +85,39 @@ static inline void *rv_rma_mapped(const rv_segmap_t *m, const void *remote)
     return (char *)m->local_base + ((uintptr_t)remote - (uintptr_t)m->owner_base);
 }
 
+/* Copies into / out of a mapped peer segment. An aligned word of 1, 2, 4 or 8 bytes on the
+ * segment side moves with exactly one load and one store: libc's memcpy writes small sizes as
+ * overlapping pieces (the same 4 or 8 bytes twice, or a halfword then its first byte again),
+ * so a peer's store landing between the two pieces was undone by the second one, or a reader
+ * saw a torn value; a lock handed round with value puts then went back to an old owner. */
+#define RV_RMA_WORD(bits)                                                                       \
+    case (bits) / 8:                                                                            \
+        if (!((uintptr_t)seg & ((bits) / 8 - 1))) {                                             \
+            uint##bits##_t w;                                                                   \
+            if (to_seg) {                                                                       \
+                memcpy(&w, loc, sizeof w);                                                      \
+                __atomic_store_n((uint##bits##_t *)seg, w, __ATOMIC_RELAXED);                   \
+            } else {                                                                            \
+                w = __atomic_load_n((const uint##bits##_t *)seg, __ATOMIC_RELAXED);             \
+                memcpy(loc, &w, sizeof w);                                                      \
+            }                                                                                   \
+            return;                                                                             \
+        }                                                                                       \
+        break;
+
+static inline void rv_rma_copy(int to_seg, void *seg, void *loc, size_t n)
+{
+    switch (n) {
+        RV_RMA_WORD(8)
+        RV_RMA_WORD(32)
+        RV_RMA_WORD(64)
+        RV_RMA_WORD(16)
+    default: break;
+    }
+    if (to_seg) memcpy(seg, loc, n);
+    else memcpy(loc, seg, n);
+}
+
 /* GEX_FLAG_{SELF,PEER}_SEG_OFFSET: the local / remote address is an offset from the start of
  * the respective bound segment. Turns offsets into addresses (range checks follow as usual;
  * the local range must lie in this rank's bound segment). */
@@ -124,7 +157,7 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
     }
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, dest, nbytes, "destination");
     if (m->local_base && !rv_rma_ref_only) {
-        memcpy(rv_rma_mapped(m, dest), src, nbytes);
+        rv_rma_copy(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
@@ -147,7 +180,7 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
         rv_rma_offsets(call, tm, jr, rank, flags, &dest, &src, nbytes);
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, src, nbytes, "source");
     if (m->local_base && !rv_rma_ref_only) {
-        memcpy(dest, rv_rma_mapped(m, src), nbytes);
+        rv_rma_copy(0, rv_rma_mapped(m, src), dest, nbytes);
         return GEX_EVENT_INVALID;
     }
     rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
