@@ -16,8 +16,8 @@
 #include <sched.h>
 #include <unistd.h>
 
-#define TURNS_WIDE 10000 /* 4- and 8-byte passes */
-#define TURNS_HALF 2000  /* 2-byte pass: 12-bit turn numbers */
+static uint64_t turns_wide = 10000; /* 4- and 8-byte passes (argv[1] sets it) */
+#define TURNS_HALF 2000             /* 2-byte pass: 12-bit turn numbers */
 
 static int polite;
 static unsigned long errors;
@@ -29,7 +29,7 @@ static void pass(size_t w)
     const unsigned ob = owner_bits(w);
     const uint64_t omask = ((uint64_t)1 << ob) - 1;
     const uint64_t wmask = w == 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * w)) - 1;
-    const uint64_t turns = w == 2 ? TURNS_HALF : TURNS_WIDE;
+    const uint64_t turns = w == 2 ? TURNS_HALF : turns_wide;
     const gex_Rank_t data_rank = rvt_n - 1, next = (rvt_me + 1) % rvt_n;
     uint8_t *lock = rvt_seg_addr(0, 0);
     uint8_t *data = (uint8_t *)rvt_seg_addr(data_rank, 0) + (data_rank == 0 ? 8 : 0);
@@ -72,6 +72,9 @@ static void pass(size_t w)
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 64 * RMAT_KIB);
+    if (argc > 1) turns_wide = strtoull(argv[1], NULL, 10);
+    RVT_CHECK(turns_wide >= 1 && turns_wide < ((uint64_t)1 << 24), "turns %llu",
+              (unsigned long long)turns_wide);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     polite = cpus > 0 && (long)rvt_n > cpus;
     pass(4);
