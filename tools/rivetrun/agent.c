@@ -458,19 +458,14 @@ int rv_run_agent_main(int argc, char **argv)
     a->host = (uint32_t)host;
     rv_run_job_t *job = &a->job;
     job->sigfd = -1;
-    job->coll_seq = 1;
+    job->srv.coll_seq = 1;
     char where[300];
     snprintf(where, sizeof where, " on host %s", a->name);
     job->where = where;
     rv_net_conn_init(&a->up, -1);
 
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    rv_boot_srv_sigset(&set);
     if (sigprocmask(SIG_BLOCK, &set, &job->orig_mask) != 0
         || (job->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
         rv_agent_err(a, "cannot set up signal handling: %s", strerror(errno));

@@ -2,30 +2,17 @@
 /* tools/rivetrun/cleanup.c: removal of the job's leftover /dev/shm objects, and signal names. */
 #include "rivetrun.h"
 
-#include <dirent.h>
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/mman.h>
+
+static void rv_run_shm_removed(void *ctx, const char *name)
+{
+    rv_run_log(ctx, "removed leftover shared memory /dev/shm%s", name);
+}
 
 void rv_run_shm_cleanup(rv_run_job_t *job)
 {
-    char prefix[64];
-    int pl = snprintf(prefix, sizeof prefix, "rivet-%s-", job->secret);
-    DIR *d = opendir("/dev/shm");
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, prefix, (size_t)pl) != 0) continue;
-        char name[300];
-        snprintf(name, sizeof name, "/%s", e->d_name);
-        if (shm_unlink(name) == 0)
-            rv_run_log(job, "removed leftover shared memory /dev/shm%s", name);
-        else if (errno != ENOENT)
-            fprintf(stderr, "rivetrun: cannot remove /dev/shm%s: %s\n", name, strerror(errno));
-    }
-    closedir(d);
+    rv_boot_srv_shm_cleanup(job->secret, "rivetrun", rv_run_shm_removed, job);
 }
 
 const char *rv_run_signame(int sig, char buf[16])

@@ -308,12 +308,7 @@ int main(int argc, char **argv)
     /* Signals are read from a signalfd in the poll loop; block them before any
      * child exists so none is lost. The children get the original mask back. */
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    rv_boot_srv_sigset(&set);
     if (sigprocmask(SIG_BLOCK, &set, &job.orig_mask) != 0
         || (job.sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0) {
         fprintf(stderr, "rivetrun: cannot set up signal handling: %s\n", strerror(errno));
@@ -334,7 +329,7 @@ int main(int argc, char **argv)
         job.rank[r].fd = -1;
         job.rank[r].host = UINT32_MAX;
     }
-    job.coll_seq = 1;
+    job.srv.coll_seq = 1;
     if (job.opt.timeout > 0)
         job.timeout_at_ms = rv_run_now_ms() + (int64_t)(job.opt.timeout * 1000.0 + 0.5);
     rv_run_log(&job, "job secret %s, %u rank(s) of %s", job.secret, (unsigned)job.opt.np,

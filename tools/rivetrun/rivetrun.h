@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "boot/launcher/serve.h"
+
 struct pollfd;
 
 /* Exit statuses of rivetrun itself (besides the job's own codes). */
@@ -59,12 +61,8 @@ typedef struct rv_run_rank {
     int       fd;            /* our end of its socket; -1 once closed */
     int       reaped;        /* waitpid() has collected it */
     int       status;        /* wait status once reaped */
-    int       hello, fini;
-    int       exiting;       /* sent EXIT or FINI: on its way out, gets no SIGTERM */
     int       termed;        /* we sent it SIGTERM */
-    uint32_t  ncoll;         /* collectives it has started to contribute to */
-    int       in_gather;     /* its contribution to the current collective is incomplete */
-    uint64_t  in_got;        /* bytes of it received so far */
+    rv_boot_srv_rank_t srv;  /* its part in the collectives (exiting, ncoll, ...) */
     rv_run_result_t *out;    /* result being sent to it, or NULL */
     int       out_hdr;       /* the RESULT header of 'out' went out */
     size_t    out_off;       /* payload bytes of 'out' sent */
@@ -83,13 +81,7 @@ typedef struct rv_run_job {
     rv_run_remote_t *remote;      /* multi-host launch state, or NULL */
     sigset_t       orig_mask;  /* restored in the children */
     int            sigfd;
-    /* the collective in progress */
-    uint32_t       coll_seq;      /* number of the current collective (1, 2, ...) */
-    int            coll_has_len;
-    uint64_t       coll_len;      /* bytes per rank */
-    uint32_t       coll_first;    /* rank that fixed coll_len */
-    uint32_t       coll_done;     /* ranks whose contribution is complete */
-    unsigned char *coll_buf;
+    rv_boot_srv_t  srv;           /* the collective in progress */
     /* the job's fate */
     int            ending;        /* the job is being torn down */
     int            exit_code;

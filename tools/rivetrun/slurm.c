@@ -95,12 +95,7 @@ int rv_run_slurm(rv_run_opts_t *o)
     }
 
     sigset_t set, orig;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    rv_boot_srv_sigset(&set);
     sigprocmask(SIG_BLOCK, &set, &orig);
     int64_t deadline = o->timeout > 0 ? rv_run_now_ms() + (int64_t)(o->timeout * 1000.0 + 0.5) : 0;
     pid_t child = fork();

@@ -3,8 +3,6 @@
 #include "rivetrun.h"
 #include "boot/launcher/proto.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -170,48 +168,12 @@ void rv_run_signal_all(rv_run_job_t *job, int sig, uint32_t except)
         if (r != except) rv_run_kill_rank(job, r, sig);
 }
 
-/* Our children that are not ranks: processes a rank started and left behind,
- * re-parented to us because rivetrun is a child subreaper. Returns how many
- * it sent SIGKILL. */
-static int rv_run_kill_orphans(void)
-{
-    DIR *d = opendir("/proc");
-    if (!d) return 0;
-    pid_t self = getpid();
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!isdigit((unsigned char)e->d_name[0])) continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f) continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = 0;
-        const char *rp = strrchr(buf, ')');   /* the name may contain anything */
-        char state;
-        long ppid;
-        if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)self) {
-            kill((pid_t)atol(e->d_name), SIGKILL);
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
-
 void rv_run_reap_orphans(rv_run_job_t *job)
 {
-    int total = 0;
     for (uint32_t r = 0; r < job->nspawned; r++)
         if (!job->rank[r].reaped) return;   /* gave up on an unkillable rank: don't block */
-    for (int round = 0; round < 16; round++) {   /* killing one may orphan its children */
-        int n = rv_run_kill_orphans();
-        if (!n) break;
-        total += n;
-        int status;
-        while (waitpid(-1, &status, 0) > 0 || errno == EINTR) {}
-    }
+    /* Processes a rank started and left behind, re-parented to us because rivetrun
+     * is a child subreaper. */
+    int total = rv_boot_srv_kill_orphans();
     if (total) rv_run_log(job, "killed %d leftover process(es) started by the ranks", total);
 }

@@ -127,7 +127,6 @@ int rv_boot_fork_init(rv_boot_info_t *info, uint32_t n)
         return -1;
     }
     job->n = n;
-    job->coll_seq = 1;
     if (rv_boot_secret_new(job->secret) != 0) {
         fprintf(stderr, "rivet: bootstrap: getrandom() failed for the job secret: %s\n",
                 strerror(errno));
@@ -139,12 +138,7 @@ int rv_boot_fork_init(rv_boot_info_t *info, uint32_t n)
     /* Signals are read from a signalfd; block them before any rank exists so none is
      * lost. The ranks get the original mask and SIGCHLD action back. */
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGCHLD);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    rv_boot_srv_sigset(&set);
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;   /* SIG_IGN would reap the ranks before we see their status */

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "boot/launcher/serve.h"
+
 /* The job's end, as under rivetrun (tools/rivetrun/rivetrun.h): after a gasnet_exit the
  * other ranks get a window to exit by themselves, then SIGTERM, then SIGKILL. */
 #define RV_FORK_EXIT_WINDOW_MS 500
@@ -18,11 +20,8 @@ typedef struct rv_fork_rank {
     pid_t    pid;
     int      fd;           /* the supervisor's end of the rank's socket; -1 once closed */
     int      reaped, status;
-    int      exiting;      /* sent EXIT or FINI: on its way out, gets no SIGTERM */
     int      termed;       /* got SIGTERM from us */
-    uint32_t ncoll;        /* collectives it has started to contribute to */
-    int      in_gather;    /* its contribution to the current collective is incomplete */
-    uint64_t in_got;
+    rv_boot_srv_rank_t srv;   /* its part in the collectives (exiting, ncoll, ...) */
     int      out;          /* the current result is still (partly) to be sent to it */
     int      out_hdr;
     size_t   out_off;
@@ -33,13 +32,7 @@ typedef struct rv_fork_job {
     rv_fork_rank_t *rank;
     char            secret[33];
     int             sigfd;
-    /* the collective being gathered */
-    uint32_t        coll_seq;      /* 1, 2, ... */
-    int             coll_has_len;
-    uint64_t        coll_len;      /* bytes per rank */
-    uint32_t        coll_first;    /* rank that fixed coll_len */
-    uint32_t        coll_done;
-    unsigned char  *coll_buf;
+    rv_boot_srv_t   srv;           /* the collective being gathered */
     /* the result being delivered (collectives are sequential: one at a time) */
     unsigned char  *res_buf;
     size_t          res_len;

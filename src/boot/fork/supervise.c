@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* boot/fork/supervise.c: the supervisor of forked ranks: bootstrap collectives, the job's end, clean-up. */
+/* boot/fork/supervise.c: the supervisor of forked ranks: the job's end, serving the bootstrap (records: boot/launcher/serve.c), clean-up. */
 #include "boot/fork/fork_int.h"
 #include "boot/launcher/proto.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,8 +42,9 @@ static void rv_fork_term(rv_fork_job_t *job, int only_blocked)
 {
     for (uint32_t r = 0; r < job->n; r++) {
         rv_fork_rank_t *rk = &job->rank[r];
-        if (rk->reaped || rk->exiting || rk->termed) continue;
-        if (only_blocked && !(job->coll_has_len && rk->ncoll == job->coll_seq)) continue;
+        if (rk->reaped || rk->srv.exiting || rk->termed) continue;
+        if (only_blocked && !(job->srv.coll_has_len && rk->srv.ncoll == job->srv.coll_seq))
+            continue;
         kill(rk->pid, SIGTERM);
         rk->termed = 1;
     }
@@ -102,53 +98,16 @@ static void rv_fork_close(rv_fork_rank_t *rk)
 /* Pushes as much of the current result to the rank as its socket takes now. */
 static void rv_fork_flush(rv_fork_job_t *job, rv_fork_rank_t *rk)
 {
-    while (rk->out && rk->fd >= 0) {
-        rv_boot_hdr_t h = {.magic = RV_BOOT_MAGIC, .seq = job->res_seq};
-        struct iovec iov[2] = {{&h, sizeof h}, {NULL, 0}};
-        if (!rk->out_hdr) {
-            h.type = RV_BOOT_RESULT;
-            h.len = job->res_len;
-        } else {
-            size_t n = job->res_len - rk->out_off;
-            if (n > RV_BOOT_CHUNK) n = RV_BOOT_CHUNK;
-            h.type = RV_BOOT_DATA;
-            h.len = n;
-            iov[1].iov_base = job->res_buf + rk->out_off;
-            iov[1].iov_len = n;
-        }
-        struct msghdr m = {.msg_iov = iov, .msg_iovlen = iov[1].iov_len ? 2 : 1};
-        ssize_t n = sendmsg(rk->fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-            rv_fork_close(rk);   /* the rank is gone: its exit status tells the story */
-            return;
-        }
-        if (!rk->out_hdr) rk->out_hdr = 1;
-        else rk->out_off += iov[1].iov_len;
-        if (rk->out_off == job->res_len) rk->out = 0;
-    }
+    if (!rk->out || rk->fd < 0) return;
+    int done = rv_boot_srv_send(rk->fd, job->res_seq, job->res_buf, job->res_len, &rk->out_hdr,
+                                &rk->out_off);
+    if (done < 0) rv_fork_close(rk);   /* the rank is gone: its exit status tells the story */
+    else if (done) rk->out = 0;
 }
 
-/* A rank that exited 0 can never join a collective the others already wait in. */
-static void rv_fork_check_deadlock(rv_fork_job_t *job)
+static void rv_fork_coll_complete(void *ctx)
 {
-    if (job->ending || !job->coll_has_len) return;
-    for (uint32_t r = 0; r < job->n; r++) {
-        rv_fork_rank_t *rk = &job->rank[r];
-        if (rk->reaped && rk->ncoll < job->coll_seq) {
-            rv_fork_fail(job, "rank %u (pid %ld) exited with status 0 without joining bootstrap "
-                         "collective #%u, which rank %u already waits in (a rank returned from "
-                         "main while the others are still in start-up or a barrier?)",
-                         (unsigned)r, (long)rk->pid, (unsigned)job->coll_seq,
-                         (unsigned)job->coll_first);
-            return;
-        }
-    }
-}
-
-static void rv_fork_coll_complete(rv_fork_job_t *job)
-{
+    rv_fork_job_t *job = ctx;
     for (uint32_t r = 0; r < job->n; r++)
         if (job->rank[r].out) {   /* impossible with sequential collectives */
             rv_fork_fail(job, "rank %u started a bootstrap collective before reading the result "
@@ -156,14 +115,9 @@ static void rv_fork_coll_complete(rv_fork_job_t *job)
             return;
         }
     free(job->res_buf);
-    job->res_buf = job->coll_buf;
-    job->res_len = (size_t)job->coll_len * job->n;
-    job->res_seq = job->coll_seq;
-    job->coll_buf = NULL;
-    job->coll_has_len = 0;
-    job->coll_len = 0;
-    job->coll_done = 0;
-    job->coll_seq++;
+    job->res_len = (size_t)job->srv.coll_len * job->n;
+    job->res_seq = job->srv.coll_seq;
+    job->res_buf = rv_boot_srv_take(&job->srv);
     for (uint32_t r = 0; r < job->n; r++) {
         rv_fork_rank_t *rk = &job->rank[r];
         if (rk->fd < 0) continue;
@@ -174,131 +128,70 @@ static void rv_fork_coll_complete(rv_fork_job_t *job)
     }
 }
 
-static void rv_fork_contrib_done(rv_fork_job_t *job, rv_fork_rank_t *rk)
+/* The bootstrap server's view of the forked job (boot/launcher/serve.h). */
+static rv_boot_srv_rank_t *rv_fork_srv_rank(void *ctx, uint32_t r)
 {
-    rk->in_gather = 0;
-    if (++job->coll_done == job->n) rv_fork_coll_complete(job);
+    return &((rv_fork_job_t *)ctx)->rank[r].srv;
 }
 
-static void rv_fork_record(rv_fork_job_t *job, uint32_t r, const rv_boot_hdr_t *h, size_t plen)
+static int rv_fork_srv_reaped(void *ctx, uint32_t r)
 {
-    rv_fork_rank_t *rk = &job->rank[r];
-    switch (h->type) {
-    case RV_BOOT_HELLO:
-        if (h->arg != r || h->len != RV_BOOT_VERSION || plen)
-            rv_fork_fail(job, "rank %u sent a bad hello", (unsigned)r);
-        return;
-    case RV_BOOT_GATHER:
-        if (rk->in_gather || plen || h->seq != rk->ncoll + 1 || h->seq != job->coll_seq) {
-            rv_fork_fail(job, "protocol error: rank %u started bootstrap collective #%u while "
-                         "the job is at #%u", (unsigned)r, (unsigned)h->seq,
-                         (unsigned)job->coll_seq);
-            return;
-        }
-        if (!job->coll_has_len) {
-            if (h->len > SIZE_MAX / job->n
-                || !(job->coll_buf = malloc(h->len ? (size_t)h->len * job->n : 1))) {
-                rv_fork_fail(job, "cannot allocate bootstrap allgather #%u (%llu bytes from "
-                             "each of %u ranks)", (unsigned)h->seq, (unsigned long long)h->len,
-                             (unsigned)job->n);
-                return;
-            }
-            job->coll_has_len = 1;
-            job->coll_len = h->len;
-            job->coll_first = r;
-        } else if (h->len != job->coll_len) {
-            rv_fork_fail(job, "bootstrap allgather #%u: rank %u contributed %llu bytes but rank "
-                         "%u contributed %llu; every rank must pass the same length",
-                         (unsigned)h->seq, (unsigned)job->coll_first,
-                         (unsigned long long)job->coll_len, (unsigned)r,
-                         (unsigned long long)h->len);
-            return;
-        }
-        rk->ncoll++;
-        rk->in_gather = 1;
-        rk->in_got = 0;
-        if (h->len == 0) rv_fork_contrib_done(job, rk);
-        rv_fork_check_deadlock(job);
-        return;
-    case RV_BOOT_DATA:
-        if (!rk->in_gather || plen == 0 || plen != h->len) {
-            rv_fork_fail(job, "protocol error: unexpected data record from rank %u", (unsigned)r);
-            return;
-        }
-        rk->in_got += plen;
-        if (rk->in_got == job->coll_len) rv_fork_contrib_done(job, rk);
-        return;
-    case RV_BOOT_EXIT: {
-        int code = (int)h->arg & 0xff;
-        rk->exiting = 1;
-        if (job->ending) return;
-        if (h->flags & RV_BOOT_EXIT_FATAL) {
-            fprintf(stderr, "rivet: rank %u (pid %ld) stopped on a fatal error (see its "
-                    "\"rivet: fatal:\" message)\n", (unsigned)r, (long)rk->pid);
-            rv_fork_end_failed(job, code ? code : 1);
-            return;
-        }
-        if (code)
-            fprintf(stderr, "rivet: rank %u (pid %ld) called gasnet_exit(%d); terminating the "
-                    "job\n", (unsigned)r, (long)rk->pid, code);
-        rv_fork_end(job, code, RV_FORK_EXIT_WINDOW_MS);
-        return;
-    }
-    case RV_BOOT_FINI:
-        rk->exiting = 1;
-        return;
-    default:
-        rv_fork_fail(job, "protocol error: unknown record type %u from rank %u",
-                     (unsigned)h->type, (unsigned)r);
-    }
+    return ((rv_fork_job_t *)ctx)->rank[r].reaped;
 }
 
-/* Reads every record rank r has queued. */
-static void rv_fork_drain(rv_fork_job_t *job, uint32_t r)
+static const char *rv_fork_srv_where(void *ctx, uint32_t r, char *buf, size_t n)
 {
-    static unsigned char scratch[RV_BOOT_CHUNK];
-    rv_fork_rank_t *rk = &job->rank[r];
-    while (rk->fd >= 0) {
-        rv_boot_hdr_t h;
-        struct iovec iov[2] = {{&h, sizeof h}, {scratch, sizeof scratch}};
-        /* Contribution bytes go straight to their place in the gather buffer. */
-        if (rk->in_gather && !job->ending) {
-            uint64_t left = job->coll_len - rk->in_got;
-            iov[1].iov_base = job->coll_buf + (size_t)job->coll_len * r + rk->in_got;
-            iov[1].iov_len = left < RV_BOOT_CHUNK ? (size_t)left : RV_BOOT_CHUNK;
-        }
-        struct msghdr m = {.msg_iov = iov, .msg_iovlen = 2};
-        ssize_t n = recvmsg(rk->fd, &m, MSG_DONTWAIT);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            if (errno == EAGAIN || errno == EWOULDBLOCK) return;
-            rv_fork_close(rk);
-            return;
-        }
-        if (n == 0) {   /* the rank closed its end (exit, crash, or fini) */
-            rv_fork_close(rk);
-            return;
-        }
-        if ((size_t)n < sizeof h || h.magic != RV_BOOT_MAGIC || (m.msg_flags & MSG_TRUNC)) {
-            rv_fork_fail(job, "protocol error: malformed record from rank %u", (unsigned)r);
-            continue;
-        }
-        if (!job->ending || h.type == RV_BOOT_EXIT || h.type == RV_BOOT_FINI)
-            rv_fork_record(job, r, &h, (size_t)n - sizeof h);
-    }
+    snprintf(buf, n, "pid %ld", (long)((rv_fork_job_t *)ctx)->rank[r].pid);
+    return buf;
 }
+
+static void rv_fork_srv_fail(void *ctx, const char *msg)
+{
+    rv_fork_fail(ctx, "%s", msg);
+}
+
+static void rv_fork_srv_close(void *ctx, uint32_t r)
+{
+    rv_fork_close(&((rv_fork_job_t *)ctx)->rank[r]);
+}
+
+static void rv_fork_srv_end(void *ctx, int code, int window_ms)
+{
+    rv_fork_end(ctx, code, window_ms);
+}
+
+static void rv_fork_srv_end_failed(void *ctx, int code)
+{
+    rv_fork_end_failed(ctx, code);
+}
+
+static const rv_boot_srv_ops_t rv_fork_srv_ops = {
+    .prefix = "rivet",
+    .detail = 0,
+    .fatal_code = 1,
+    .exit_window_ms = RV_FORK_EXIT_WINDOW_MS,
+    .rank = rv_fork_srv_rank,
+    .reaped = rv_fork_srv_reaped,
+    .where = rv_fork_srv_where,
+    .fail = rv_fork_srv_fail,
+    .close = rv_fork_srv_close,
+    .end = rv_fork_srv_end,
+    .end_failed = rv_fork_srv_end_failed,
+    .complete = rv_fork_coll_complete,
+    .log = NULL,
+};
 
 static void rv_fork_reaped(rv_fork_job_t *job, uint32_t r, int status)
 {
     rv_fork_rank_t *rk = &job->rank[r];
     rk->reaped = 1;
     rk->status = status;
-    rv_fork_drain(job, r);   /* e.g. an EXIT record sent just before dying */
+    rv_boot_srv_drain(&job->srv, r, &rk->fd);   /* e.g. an EXIT record sent just before dying */
     rv_fork_close(rk);
     if (job->ending) return;
     char sb[16];
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        rv_fork_check_deadlock(job);
+        rv_boot_srv_check_deadlock(&job->srv);
     } else if (WIFEXITED(status)) {
         fprintf(stderr, "rivet: rank %u (pid %ld) exited with status %d\n", (unsigned)r,
                 (long)rk->pid, WEXITSTATUS(status));
@@ -339,61 +232,22 @@ static void rv_fork_signals(rv_fork_job_t *job)
     }
 }
 
-/* SIGKILLs our children that are not ranks (orphans re-parented to us); returns how many. */
-static int rv_fork_kill_orphans(void)
-{
-    DIR *d = opendir("/proc");
-    if (!d) return 0;
-    pid_t self = getpid();
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (!isdigit((unsigned char)e->d_name[0])) continue;
-        char path[300], buf[512];
-        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
-        FILE *f = fopen(path, "re");
-        if (!f) continue;
-        size_t len = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        buf[len] = 0;
-        const char *rp = strrchr(buf, ')');   /* the name may contain anything */
-        char state;
-        long ppid;
-        if (rp && sscanf(rp + 1, " %c %ld", &state, &ppid) == 2 && ppid == (long)self) {
-            kill((pid_t)atol(e->d_name), SIGKILL);
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
-
 static void rv_fork_cleanup(rv_fork_job_t *job)
 {
     for (uint32_t r = 0; r < job->n; r++)
         if (!job->rank[r].reaped) return;   /* gave up on an unkillable rank: don't block */
-    for (int round = 0; round < 16 && rv_fork_kill_orphans(); round++) {
-        int status;
-        while (waitpid(-1, &status, 0) > 0 || errno == EINTR) {}
-    }
-    char prefix[64];
-    int pl = snprintf(prefix, sizeof prefix, "rivet-%s-", job->secret);
-    DIR *d = opendir("/dev/shm");
-    if (!d) return;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (strncmp(e->d_name, prefix, (size_t)pl) != 0) continue;
-        char name[300];
-        snprintf(name, sizeof name, "/%s", e->d_name);
-        if (shm_unlink(name) != 0 && errno != ENOENT)
-            fprintf(stderr, "rivet: cannot remove /dev/shm%s: %s\n", name, strerror(errno));
-    }
-    closedir(d);
+    rv_boot_srv_kill_orphans();   /* children of ours that are not ranks */
+    rv_boot_srv_shm_cleanup(job->secret, "rivet", NULL, NULL);
 }
 
 _Noreturn void rv_fork_supervise(rv_fork_job_t *job)
 {
     uint32_t n = job->n;
+    job->srv.ops = &rv_fork_srv_ops;
+    job->srv.ctx = job;
+    job->srv.ending = &job->ending;
+    job->srv.n = n;
+    job->srv.coll_seq = 1;
     /* A timer the program armed before the fork would end the supervisor, not a rank. */
     alarm(0);
     struct pollfd *pfd = calloc(n + 1, sizeof *pfd);
@@ -447,7 +301,8 @@ _Noreturn void rv_fork_supervise(rv_fork_job_t *job)
         for (uint32_t r = 0; r < n; r++) {
             short re = pfd[r + 1].revents;
             if (!re || job->rank[r].fd < 0) continue;
-            if (re & (POLLIN | POLLHUP | POLLERR)) rv_fork_drain(job, r);
+            if (re & (POLLIN | POLLHUP | POLLERR))
+                rv_boot_srv_drain(&job->srv, r, &job->rank[r].fd);
             if (job->rank[r].out) rv_fork_flush(job, &job->rank[r]);
         }
         if (pfd[0].revents) rv_fork_signals(job);
