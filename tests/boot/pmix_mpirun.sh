@@ -59,7 +59,9 @@ esac
 secrets=$(sed -n 's/.* secret \([0-9a-f]\{32\}\)$/\1/p' "$out" | sort -u)
 if [ -n "$secrets" ]; then
     [ "$(echo "$secrets" | wc -l)" -eq 1 ] || fail "ranks printed different job secrets: $secrets"
-    [ "$(grep -c " secret $secrets\$" "$out")" -eq "$np" ] || fail "not every rank printed the secret"
+    # a job that ends early may lose a rank's forwarded output: then only what arrived counts
+    [ "$expect" != ok ] || [ "$(grep -c " secret $secrets\$" "$out")" -eq "$np" ] ||
+        fail "not every rank printed the secret"
     left=$(ls /dev/shm 2>/dev/null | grep "^rivet-$secrets-")
     [ -z "$left" ] || fail "left in /dev/shm: $left"
 fi
