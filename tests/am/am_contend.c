@@ -12,12 +12,13 @@
 #include "rv_test.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 
 #define NTHREADS 4
 #define ROUNDS   6
 #define H_END    200
 
-static volatile unsigned long ends; /* round-ending Requests handled here */
+static _Atomic unsigned long ends; /* round-ending Requests handled here (any thread) */
 static gex_Rank_t next, prev;
 static uint64_t *nextseg, *myseg; /* slot [t] of each rank: written by thread t of prev */
 static pthread_barrier_t tbar;
