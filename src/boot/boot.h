@@ -28,6 +28,10 @@ int rv_boot_init(rv_boot_info_t *info);
  * has it (rivet-info prints it). */
 extern const char rv_boot_order[];
 
+/* A signal's name ("SIGKILL"), or its number written into buf when it has none we know;
+ * rivetrun, the fork supervisor and gasnett_signame_fromval share this one table. */
+const char *rv_boot_signame(int sig, char buf[16]);
+
 /* Collective over the whole job: every rank contributes 'len' bytes (same len on
  * every rank); 'all' receives size*len bytes, rank r's contribution at r*len.
  * Blocks (never spins a core) until every rank has contributed. Returns 0 or -1. */

@@ -2,6 +2,7 @@
 /* tools/tools_misc.c: the GASNet-Tools odds and ends: the release version, the executable's
  * name, signal names and gasnett_mmap. */
 #include "tools/tools_int.h"
+#include "boot/boot.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,21 +42,9 @@ const char *gasnett_exe_name(void)
 
 const char *gasnett_signame_fromval(int sigval)
 {
-    static const struct { int sig; const char *name; } names[] = {
-        { SIGHUP, "SIGHUP" },   { SIGINT, "SIGINT" },     { SIGQUIT, "SIGQUIT" },
-        { SIGILL, "SIGILL" },   { SIGTRAP, "SIGTRAP" },   { SIGABRT, "SIGABRT" },
-        { SIGBUS, "SIGBUS" },   { SIGFPE, "SIGFPE" },     { SIGKILL, "SIGKILL" },
-        { SIGUSR1, "SIGUSR1" }, { SIGSEGV, "SIGSEGV" },   { SIGUSR2, "SIGUSR2" },
-        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },   { SIGTERM, "SIGTERM" },
-        { SIGCHLD, "SIGCHLD" }, { SIGCONT, "SIGCONT" },   { SIGSTOP, "SIGSTOP" },
-        { SIGTSTP, "SIGTSTP" }, { SIGTTIN, "SIGTTIN" },   { SIGTTOU, "SIGTTOU" },
-        { SIGURG, "SIGURG" },   { SIGXCPU, "SIGXCPU" },   { SIGXFSZ, "SIGXFSZ" },
-        { SIGVTALRM, "SIGVTALRM" }, { SIGPROF, "SIGPROF" }, { SIGWINCH, "SIGWINCH" },
-        { SIGIO, "SIGIO" },     { SIGSYS, "SIGSYS" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sigval) return names[i].name;
-    return NULL;
+    char num[16];
+    const char *name = rv_boot_signame(sigval, num);
+    return name == num ? NULL : name;   /* a number only: not a signal we know */
 }
 
 void *gasnett_mmap(uintptr_t segsize)

@@ -357,7 +357,7 @@ static void rv_agent_signals(rv_agent_t *a)
         if (a->lost) {   /* already on the way out, the ranks got SIGKILL */
             rv_agent_kill_all(a, SIGKILL);
         } else if (!a->stopping) {
-            rv_agent_err(a, "received %s; terminating the ranks", rv_run_signame(sig, sb));
+            rv_agent_err(a, "received %s; terminating the ranks", rv_boot_signame(sig, sb));
             a->stopping = 1;
             rv_agent_kill_all(a, SIGTERM);
             a->kill_at = rv_run_now_ms() + RV_RUN_GRACE_MS;

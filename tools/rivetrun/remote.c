@@ -436,7 +436,7 @@ int rv_run_remote_child(rv_run_job_t *job, pid_t pid, int status)
         h->shell_status = status;
         char sb[16], st[48];
         if (WIFEXITED(status)) snprintf(st, sizeof st, "status %d", WEXITSTATUS(status));
-        else snprintf(st, sizeof st, "signal %s", rv_run_signame(WTERMSIG(status), sb));
+        else snprintf(st, sizeof st, "signal %s", rv_boot_signame(WTERMSIG(status), sb));
         if (h->state == RV_HOST_LAUNCHING) {
             h->state = RV_HOST_CLOSED;
             if (!job->ending) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "boot/boot.h"
 #include "boot/launcher/serve.h"
 
 struct pollfd;
@@ -161,6 +162,5 @@ int  rv_run_slurm(rv_run_opts_t *o);
 
 /* cleanup.c */
 void        rv_run_shm_cleanup(rv_run_job_t *job);
-const char *rv_run_signame(int sig, char buf[16]);
 
 #endif /* RV_RUN_H */

@@ -243,7 +243,7 @@ void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
         rv_run_end_failed(job, WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
         fprintf(stderr, "rivetrun: rank %u (%s) was killed by signal %s%s\n", (unsigned)r, wb,
-                rv_run_signame(WTERMSIG(status), sb), WCOREDUMP(status) ? " (core dumped)" : "");
+                rv_boot_signame(WTERMSIG(status), sb), WCOREDUMP(status) ? " (core dumped)" : "");
         rv_run_end_failed(job, 128 + WTERMSIG(status));
     }
 }
@@ -256,7 +256,7 @@ static void rv_run_signals(rv_run_job_t *job)
         if (sig == SIGCHLD) continue;   /* reaped below, whatever the siginfo says */
         char sb[16];
         if (!job->ending) {
-            fprintf(stderr, "rivetrun: received %s\n", rv_run_signame(sig, sb));
+            fprintf(stderr, "rivetrun: received %s\n", rv_boot_signame(sig, sb));
             rv_run_end_failed(job, 128 + sig);
         } else {
             /* A second interrupt: no more grace. */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "boot/boot.h"
 #include "boot/launcher/serve.h"
 
 /* The job's end, as under rivetrun (tools/rivetrun/rivetrun.h): after a gasnet_exit the

@@ -21,21 +21,6 @@ static int64_t rv_fork_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static const char *rv_fork_signame(int sig, char buf[16])
-{
-    static const struct { int sig; const char *name; } names[] = {
-        {SIGHUP, "SIGHUP"},   {SIGINT, "SIGINT"},   {SIGQUIT, "SIGQUIT"}, {SIGILL, "SIGILL"},
-        {SIGTRAP, "SIGTRAP"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
-        {SIGKILL, "SIGKILL"}, {SIGUSR1, "SIGUSR1"}, {SIGSEGV, "SIGSEGV"}, {SIGUSR2, "SIGUSR2"},
-        {SIGPIPE, "SIGPIPE"}, {SIGALRM, "SIGALRM"}, {SIGTERM, "SIGTERM"}, {SIGXCPU, "SIGXCPU"},
-        {SIGXFSZ, "SIGXFSZ"}, {SIGSYS, "SIGSYS"},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig) return names[i].name;
-    snprintf(buf, 16, "%d", sig);
-    return buf;
-}
-
 /* SIGTERM to every running rank not already on its way out (only_blocked: only those
  * waiting in a collective that can no longer complete). */
 static void rv_fork_term(rv_fork_job_t *job, int only_blocked)
@@ -198,7 +183,7 @@ static void rv_fork_reaped(rv_fork_job_t *job, uint32_t r, int status)
         rv_fork_end_failed(job, WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
         fprintf(stderr, "rivet: rank %u (pid %ld) was killed by signal %s%s\n", (unsigned)r,
-                (long)rk->pid, rv_fork_signame(WTERMSIG(status), sb),
+                (long)rk->pid, rv_boot_signame(WTERMSIG(status), sb),
                 WCOREDUMP(status) ? " (core dumped)" : "");
         rv_fork_end_failed(job, 128 + WTERMSIG(status));
     }
@@ -213,7 +198,7 @@ static void rv_fork_signals(rv_fork_job_t *job)
         char sb[16];
         if (!job->ending) {
             fprintf(stderr, "rivet: the job's supervisor (pid %ld) received %s\n", (long)getpid(),
-                    rv_fork_signame(sig, sb));
+                    rv_boot_signame(sig, sb));
             rv_fork_end_failed(job, 128 + sig);
         } else {
             for (uint32_t r = 0; r < job->n; r++)   /* a second interrupt: no more grace */
