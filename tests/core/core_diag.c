@@ -11,15 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                               \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FAIL %s:%d: check '%s' failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-            gasnet_exit(1);                                                            \
-        }                                                                              \
-    } while (0)
+#define RV_CHECK_EXIT gasnet_exit
+#include "rv_check.h"
 
 int main(int argc, char **argv)
 {

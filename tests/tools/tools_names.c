@@ -11,15 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                               \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FAIL %s:%d: check '%s' failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
+#include "rv_check.h"
 
 /* the release macros come with gasnet_tools.h (gasnet_config.h), evaluable in #if */
 #if GASNET_RELEASE_VERSION_MAJOR != 2025 || GASNET_RELEASE_VERSION_MINOR != 8 || \

@@ -15,15 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CHECK(cond, ...)                                                               \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            fprintf(stderr, "FAIL %s:%d: check '%s' failed: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                              \
-            fprintf(stderr, "\n");                                                     \
-            exit(1);                                                                   \
-        }                                                                              \
-    } while (0)
+#include "rv_check.h"
 
 GASNETT_IDENT(tools_unit_ident, "$RivetToolsTest: tools_unit $");
 
