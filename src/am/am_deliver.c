@@ -5,7 +5,6 @@
 
 #include <string.h>
 
-_Thread_local struct rv_token *rv_am_cur_token;
 extern rv_am_ifn_t rv_am_internal[RV_AMI_COUNT];
 
 /* Argument lists for handler calls with 0..16 arguments. */

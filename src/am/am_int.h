@@ -4,6 +4,7 @@
 #define RV_AM_INT_H
 
 #include "core/core.h"
+#include "transport/transport.h"
 
 /* Message kinds (low bits) and flags of rv_am_hdr_t.kind. */
 enum {
@@ -49,8 +50,6 @@ struct rv_token {
 #define RV_AM_NARGS_ANY 0xFFu
 
 /* The innermost token this thread is running a handler for (NULL: not in a handler). */
-extern _Thread_local struct rv_token *rv_am_cur_token;
-static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
 
 /* Internal handlers: library protocols (barrier, RMA reference, ...). They get
  * the arguments as an array; 'buf' as a client handler would (Medium payload,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/client.c: gex_Client_Init (bootstrap, job layout, transport choice) and client queries. */
+/* api/client.c: gex_Client_Init (bootstrap, job layout, transport choice) and client queries. */
 #include "core/core.h"
 #include "core/job_int.h"
-#include "core/segment_int.h"
+#include "api/segment_int.h"
+#include "transport/transport.h"
 #include "am/am_int.h"
 #include "coll/coll_int.h"
 #include "rma/rma_api.h"
@@ -11,9 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-struct rv_client *rv_client_g;
-rv_tp_state_t rv_tp;
 
 /* Picks the transport: RIVET_TRANSPORT if set, else the highest priority one
  * whose probe accepts this job. A transport that cannot beat the best accepted so
@@ -86,6 +84,8 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
         return rv_error_return(GASNET_ERR_RESOURCE, "gex_Client_Init: bootstrap failed");
     rv_job_init(&bi);
     rv_tp_open();
+    rv_poller.poll = rv_tp.ops.poll;
+    rv_poller.priv = rv_tp.priv;
 
     struct rv_client *c = calloc(1, sizeof *c);
     struct rv_ep *ep = calloc(1, sizeof *ep);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/multiep.c: endpoints beyond the primordial one and segments beyond the attached one:
+/* api/multiep.c: endpoints beyond the primordial one and segments beyond the attached one:
  * gex_EP_Create/Destroy, gex_Segment_Create/Destroy, gex_EP_BindSegment,
  * gex_EP_PublishBoundSegment (the per-index segment tables), and the memory kind calls
  * (gex_MK_Create/Destroy, Query*, Set/QueryCData).
  * Non-primordial endpoints are RMA-only; memory is host memory only. See
  * docs/spec-coverage.md and docs/architecture.md ("Segments and endpoints"). */
 #include "core/core.h"
+#include "transport/transport.h"
 #include "am/am_int.h"
 #include "coll/coll_int.h"
 #include "core/shmobj.h"
@@ -15,9 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-
-struct rv_ep *rv_eps[GASNET_MAXEPS];
-rv_segmap_t  *rv_epsegs[GASNET_MAXEPS];
 
 /* Endpoint creation and destruction, and the live shared segments. */
 static pthread_mutex_t rv_mep_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,17 +42,6 @@ static void rv_ep_check(const char *call, const char *arg, gex_EP_t ep)
         for (unsigned i = 0; i < GASNET_MAXEPS; i++)
             if (rv_eps[i] == ep) return;
     rv_fatal("%s: %s %p is not a live endpoint of this process", call, arg, (void *)ep);
-}
-
-void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm *tm)
-{
-    if (tm->ep->index)
-        rv_fatal("%s: tm is a TM-pair whose local endpoint (index %u) is not primordial; Rivet's "
-                 "non-primordial endpoints have GEX_EP_CAPABILITY_RMA only, not %s", call,
-                 tm->ep->index, what);
-    rv_fatal("%s: tm is a TM-pair naming remote endpoint index %u, which is not primordial; "
-             "Rivet's non-primordial endpoints have GEX_EP_CAPABILITY_RMA only, not %s", call,
-             tm->pair_index, what);
 }
 
 /* ---- endpoints ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/segdefault.c: the client-overridable defaults of the largest segment (GASNet's
+/* api/segdefault.c: the client-overridable defaults of the largest segment (GASNet's
  * gasnet_max_segsize_str and deprecated gasnet_max_segsize). A client that defines either
- * variable replaces these weak definitions; core/segment.c reads them from another file, so
+ * variable replaces these weak definitions; api/segment.c reads them from another file, so
  * the read always sees the client's definition. */
 #include <gasnetex.h>
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/segment.c: segment size limits, gex_Segment_Attach and the segment queries. */
+/* api/segment.c: segment size limits, gex_Segment_Attach and the segment queries. */
 #include "core/core.h"
-#include "core/segment_int.h"
+#include "api/segment_int.h"
+#include "transport/transport.h"
 #include "am/am_int.h"
 #include "boot/boot.h"
 
@@ -9,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-rv_segmap_t *rv_segmap;
 static uintptr_t rv_max_local, rv_max_global;
 
 /* GASNET_MAX_SEGSIZE (GASNet's syntax, core/config.c): bytes per rank, /H shared among the
@@ -27,7 +27,7 @@ static uintptr_t rv_parse_max_segsize(const char *s)
 void rv_segment_init_limits(void)
 {
     /* Without GASNET_MAX_SEGSIZE in the environment, the client's compiled-in default
-     * applies (core/segdefault.c): the string first, then the deprecated per-rank bytes. */
+     * applies (api/segdefault.c): the string first, then the deprecated per-rank bytes. */
     const char *spec = rv_cfg.MAX_SEGSIZE;
     char bytes_per_rank[32];
     if (!getenv("RIVET_MAX_SEGSIZE") && !getenv("GASNET_MAX_SEGSIZE")) {

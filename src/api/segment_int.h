@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/segment_int.h: core-private entry points of segment.c. */
+/* api/segment_int.h: the entry points of segment.c that client.c calls. */
 #ifndef RV_SEGMENT_INT_H
 #define RV_SEGMENT_INT_H
 

@@ -1,15 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/team.c: team and endpoint queries, rank validation and translation. */
+/* api/team.c: team and endpoint queries and rank translation (validation: core/tm.c). */
 #include "core/core.h"
-
-gex_Rank_t rv_tm_check_rank(const char *call, gex_TM_t tm, gex_Rank_t rank)
-{
-    RV_CHECK_INIT(call);
-    if (__builtin_expect(tm == GEX_TM_INVALID, 0)) rv_fatal("%s: tm is GEX_TM_INVALID", call);
-    if (__builtin_expect(rank >= tm->size, 0))
-        rv_fatal("%s: rank %u is out of range (team size %u)", call, rank, tm->size);
-    return rv_tm_jobrank(tm, rank);
-}
 
 gex_Client_t gex_TM_QueryClient(gex_TM_t tm) { return tm->client; }
 gex_EP_t gex_TM_QueryEP(gex_TM_t tm) { return tm->ep; }

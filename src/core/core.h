@@ -9,7 +9,8 @@
 #include "core/job.h"
 #include "core/config.h"
 #include "core/error.h"
-#include "transport/transport.h"
+#include "core/progress.h"
+#include "core/segmap.h"
 
 #define RV_AM_MAX_ARGS 16
 #define RV_AM_MAX_MEDIUM 65536u
@@ -66,22 +67,14 @@ struct rv_client {
 /* Process-wide state: one client per process (the spec's current limit). */
 extern struct rv_client *rv_client_g;
 
-/* The transport in use, its private state, hot-path ops and limits. */
-typedef struct rv_tp_state {
-    const rv_tp_desc_t *desc;
-    void               *priv;
-    rv_tp_ops_t         ops;  /* copied by value: one indirection on the hot path */
-    rv_tp_limits_t      lim;
-} rv_tp_state_t;
-extern rv_tp_state_t rv_tp;
-
 /* Every rank's segment bound to its primordial endpoint as seen from here ([jobsize]); NULL
  * before attach, or before the first gex_EP_BindSegment / gex_EP_PublishBoundSegment. */
 extern rv_segmap_t *rv_segmap;
 
 /* This process's endpoints by index ([0]: the primordial one; NULL: a free index), and for
  * each index i > 0 every rank's segment bound to its endpoint i as published to this rank
- * ([jobsize], NULL before any was; [0] is unused: index 0 is rv_segmap). core/multiep.c. */
+ * ([jobsize], NULL before any was; [0] is unused: index 0 is rv_segmap). Defined in
+ * core/state.c, managed by api/multiep.c. */
 extern struct rv_ep *rv_eps[GASNET_MAXEPS];
 extern rv_segmap_t  *rv_epsegs[GASNET_MAXEPS];
 
@@ -91,7 +84,7 @@ static inline const rv_segmap_t *rv_epseg_table(gex_EP_Index_t idx) {
 }
 
 /* For a TM-pair naming a non-primordial endpoint (a local or remote index other than 0):
- * fatal, naming 'call' and 'what' (AM, VIS...), which non-primordial endpoints lack. */
+ * fatal, naming 'call' and 'what' (AM, VIS...), which non-primordial endpoints lack (core/tm.c). */
 void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm *tm);
 
 /* Team rank -> jobrank. */
@@ -100,21 +93,17 @@ static inline gex_Rank_t rv_tm_jobrank(const struct rv_tm *tm, gex_Rank_t rank) 
 }
 
 /* Validates a (tm, rank) pair for call 'call'; fatal with a clear message otherwise.
- * Returns the jobrank. */
+ * Returns the jobrank (core/tm.c). */
 gex_Rank_t rv_tm_check_rank(const char *call, gex_TM_t tm, gex_Rank_t rank);
 
-/* ---- progress (core/progress.c) ---------------------------------------- */
-/* Polls the transport once (all channels). Returns messages handled. */
-int rv_poll(void);
-/* One step of a wait loop: poll, and yield the CPU when idle and oversubscribed. */
-void rv_progress_wait_step(void);
-/* Engines with deferred work (e.g. sends refused for lack of room) register a
- * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
- * how much work it did. Register at init only. */
-typedef int (*rv_progress_fn_t)(void);
-void rv_progress_register(rv_progress_fn_t fn);
-/* Polls only replies: used while a reply handler context waits for send space. */
-int rv_poll_replies(void);
+/* ---- handler context (core/state.c) -------------------------------------
+ * The AM handler running on this thread (the AM engine's token, opaque here), or NULL: the AM
+ * engine sets it around every handler it runs; every layer may ask whether it is inside one. */
+struct rv_token;
+extern _Thread_local struct rv_token *rv_am_cur_token;
+static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
+
+/* Progress (core/progress.c): core/progress.h. */
 
 /* ---- exit (core/exit.c) -------------------------------------------------- */
 void rv_exit_install(void);

@@ -116,3 +116,15 @@ void rv_job_init(const rv_boot_info_t *bi)
                n, rv_job.host_count, rv_job.nbrhd_count, rv_job.host_size, cpus,
                rv_job.oversubscribed ? ": wait loops yield" : "");
 }
+
+int rv_job_all_ok(int ok)
+{
+    uint32_t size = rv_job.size;
+    uint8_t *all = calloc(size, 1);
+    uint8_t mine = (uint8_t)(ok != 0);
+    int res = all && rv_boot_allgather(&mine, 1, all) == 0;
+    for (uint32_t r = 0; res && r < size; r++)
+        if (!all[r]) res = 0;
+    free(all);
+    return res;
+}

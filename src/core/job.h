@@ -31,4 +31,8 @@ static inline int rv_job_in_nbrhd(uint32_t jobrank) {
     return rv_job.nbrhd_of[jobrank] == rv_job.nbrhd_of[rv_job.rank];
 }
 
+/* Agrees across the job whether every rank succeeded (ok = 1). A bootstrap allgather: also a
+ * barrier. Returns 1 if all did (core/job.c). For transports' collective set-up steps. */
+int rv_job_all_ok(int ok);
+
 #endif /* RV_JOB_H */

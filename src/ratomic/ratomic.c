@@ -33,7 +33,7 @@ static const rv_ratomic_native_t *rv_ratomic_native(void)
     if (rv_ratomic_no_native || !d ||
         d->size < offsetof(rv_tp_desc_t, atomics) + sizeof d->atomics || !d->atomics)
         return NULL;
-    const rv_ratomic_native_t *nat = d->atomics(rv_tp.priv);
+    const rv_ratomic_native_t *nat = d->atomics(rv_tp.priv, rv_ratomic_complete);
     return nat && nat->size >= sizeof *nat && nat->supports && nat->issue ? nat : NULL;
 }
 

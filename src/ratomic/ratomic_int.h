@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ratomic/ratomic_int.h: the atomic-domain object, the CPU atomics, the operation record shared by
- * the AM reference and a transport's native atomics, and the hook a transport fills to offer them. */
+ * the AM reference and a transport's native atomics (whose table is transport/transport.h's). */
 #ifndef RV_RATOMIC_INT_H
 #define RV_RATOMIC_INT_H
 
 #include "core/core.h"
+#include "transport/transport.h"
 #include "event/event.h"
 #include "gasnet_ratomic.h"
 
@@ -23,19 +24,6 @@ typedef uint64_t (*rv_amo_fn_t)(void *p, gex_OP_t op, uint64_t a, uint64_t b);
  * otherwise relaxed (atomicity only, which is all the spec promises without those flags). */
 rv_amo_fn_t rv_ratomic_cpu_fn(gex_DT_t dt, int strong);
 
-/* Ops valid for dt; bytes of dt; printable name. */
-gex_OP_t rv_ratomic_valid_ops(gex_DT_t dt);
-static inline unsigned rv_ratomic_size(gex_DT_t dt)
-{
-    return (dt == GEX_DT_I32 || dt == GEX_DT_U32 || dt == GEX_DT_FLT) ? 4 : 8;
-}
-const char *rv_ratomic_dt_name(gex_DT_t dt);
-
-#define RV_OPS_FETCHING                                                                       \
-    (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
-     GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
-     GEX_OP_GET)
-
 /* One operation in flight (AM reference or native). Records come from a per-thread free list
  * refilled in batches: no allocation per operation once warm. */
 typedef struct rv_amo_op {
@@ -52,26 +40,9 @@ rv_amo_op_t *rv_amo_op_get(void);
 void rv_amo_op_put(rv_amo_op_t *o);
 
 /* Completes o with the fetched value 'old': stores the result, then signals the event or the
- * NBI set. Called from the AM reply handler, or by a transport when its native atomic is done
- * (any thread). o must not be touched afterwards. */
+ * NBI set. Called from the AM reply handler, or, as the rv_tp_amo_done_t this engine registers,
+ * by a transport when its native atomic is done (any thread). o must not be touched afterwards. */
 void rv_ratomic_complete(rv_amo_op_t *o, uint64_t old);
-
-/* A transport's native (NIC) atomics. A domain uses them only when supports() accepts every
- * op of its set for its type; then every operation of that domain, to any peer including the
- * caller itself, goes through issue(), so NIC and CPU atomics never mix on the same data.
- * A transport offers one through rv_tp_desc_t.atomics (the ofi transport: ofi_amo.c); see
- * rv_ratomic_native() in ratomic.c. */
-typedef struct rv_ratomic_native {
-    size_t      size;  /* sizeof(rv_ratomic_native_t): the table only grows at the end */
-    const char *name;  /* e.g. "libfabric fi_atomic (verbs)" */
-    /* 1 if 'op' on 'dt' is performed natively for every peer of the job. */
-    int (*supports)(gex_DT_t dt, gex_OP_t op);
-    /* Starts op on the word at owner address tgt of jobrank jr. Later calls
-     * rv_ratomic_complete(o, old) exactly once. Returns 0, or 1 only under
-     * GEX_FLAG_IMMEDIATE when there is no room now (then nothing was started). */
-    int (*issue)(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a, uint64_t b,
-                 gex_Flags_t flags, rv_amo_op_t *o);
-} rv_ratomic_native_t;
 
 /* The AM reference (ratomic_ref.c). init registers its handlers (once). issue sends op to
  * jobrank jr; returns 1 only under GEX_FLAG_IMMEDIATE when there was no room. */

@@ -4,6 +4,7 @@
 #define RV_RMA_INT_H
 
 #include "core/core.h"
+#include "transport/transport.h"
 #include "event/event.h"
 
 /* One Put or Get in flight (reference path, or native RDMA through the transport). The root completes when every

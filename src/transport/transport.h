@@ -7,14 +7,11 @@
 #include <stdint.h>
 #include "gasnetex.h"
 #include "core/job.h"
+#include "core/progress.h"
+#include "core/segmap.h"
+#include "core/dt.h"
 
 #define RV_TP_ABI 1
-
-/* Message channels. Requests and replies travel separately so that a reply can
- * always be drained without running request handlers (deadlock freedom). */
-enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
-#define RV_CHAN_MASK(c)  (1u << (c))
-#define RV_CHAN_MASK_ALL (RV_CHAN_MASK(RV_CHAN_REQ) | RV_CHAN_MASK(RV_CHAN_REP))
 
 /* send() result when the peer's receive space is full right now. */
 #define RV_TP_AGAIN 1
@@ -27,21 +24,6 @@ typedef struct rv_tp_limits {
     size_t    max_rdma;      /* largest nbytes one put()/get() accepts */
     unsigned  imm_bits;      /* bits of 'imm' a put() can carry to the target (0: none) */
 } rv_tp_limits_t;
-
-/* One entry per jobrank, filled by seg_attach(). */
-typedef struct rv_segmap {
-    void     *owner_base; /* segment base in the owner's address space (NULL: none) */
-    void     *local_base; /* same memory mapped in this process, or NULL if not mapped */
-    uintptr_t size;       /* segment length in bytes (0: none) */
-    unsigned  flags;      /* RV_SEG_* (0 unless the transport sets some) */
-    uint32_t  tag;        /* the core's: the shared object local_base maps (0: none) */
-} rv_segmap_t;
-
-/* rv_segmap_t.flags: ops.put/ops.get reach this peer's segment by RDMA (engines still copy
- * directly when local_base is set). */
-#define RV_SEG_RDMA 1u
-/* This rank's own entry only: the neighbourhood's other ranks map this segment too. */
-#define RV_SEG_SHARED 2u
 
 /* ---- optional RDMA ------------------------------------------------------------------
  * An engine's completion object for one put()/get(). The transport calls done() from
@@ -98,6 +80,30 @@ typedef struct rv_tp_ops {
                    size_t nbytes, rv_tp_cmpl_t *c);
 } rv_tp_ops_t;
 
+/* ---- optional native atomics ------------------------------------------------------------
+ * An engine's record of one atomic operation: opaque to the transport, which hands it back. */
+struct rv_amo_op;
+/* The engine's completion of one native atomic, registered through desc->atomics(): the
+ * transport calls it exactly once per issued operation, with the value it found at the target
+ * (4-byte types in the low bits), from poll() on any thread; the record is not touched after. */
+typedef void (*rv_tp_amo_done_t)(struct rv_amo_op *o, uint64_t old);
+
+/* A transport's native (NIC) atomics. A domain uses them only when supports() accepts every
+ * op of its set for its type; then every operation of that domain, to any peer including the
+ * caller itself, goes through issue(), so NIC and CPU atomics never mix on the same data.
+ * The types, their sizes, names and valid ops are core/dt.h's. */
+typedef struct rv_ratomic_native {
+    size_t      size;  /* sizeof(rv_ratomic_native_t): the table only grows at the end */
+    const char *name;  /* e.g. "libfabric fi_atomic (verbs)" */
+    /* 1 if 'op' on 'dt' is performed natively for every peer of the job. */
+    int (*supports)(gex_DT_t dt, gex_OP_t op);
+    /* Starts op on the word at owner address tgt of jobrank jr. Later calls the registered
+     * done(o, old) exactly once. Returns 0, or 1 only under GEX_FLAG_IMMEDIATE when there is
+     * no room now (then nothing was started). */
+    int (*issue)(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a, uint64_t b,
+                 gex_Flags_t flags, struct rv_amo_op *o);
+} rv_ratomic_native_t;
+
 /* A transport's description, registered in transport.c's list. */
 typedef struct rv_tp_desc {
     size_t      size;
@@ -115,9 +121,10 @@ typedef struct rv_tp_desc {
     /* Releases everything open() and seg_attach() made. Not collective. */
     void (*close)(void *priv);
     const rv_tp_ops_t *ops;
-    /* Optional (NULL: none): the transport's native remote atomics for this job, or NULL when
-     * its provider has none (see ratomic/ratomic_int.h). Called after open, by ratomic/. */
-    const struct rv_ratomic_native *(*atomics)(void *priv);
+    /* Optional (NULL: none): the transport's native remote atomics for this job (below), or
+     * NULL when its provider has none. Called after open, by ratomic/, which passes its
+     * completion 'done' (always the same function). */
+    const struct rv_ratomic_native *(*atomics)(void *priv, rv_tp_amo_done_t done);
     /* Optional (NULL: RDMA reaches only segments seg_attach made). For a segment the client
      * binds with gex_EP_BindSegment to endpoint index 'seg' (0: the primordial one, instead
      * of attaching; > 0 only with ops.put_seg/get_seg): seg_register() makes
@@ -138,6 +145,16 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len);
 /* Upcall: the data of a put() with RV_TP_PUT_IMM from 'src' is in place here. Requests'
  * (chan RV_CHAN_REQ) follow the same rules as rv_am_deliver(): not from a replies-only poll. */
 void rv_am_imm_deliver(gex_Rank_t src, unsigned chan, uint32_t imm);
+
+/* The transport in use, its private state, hot-path ops and limits (transport/inuse.c; opened
+ * by api/client.c). For the engines and the api: a transport uses its own priv, never this. */
+typedef struct rv_tp_state {
+    const rv_tp_desc_t *desc;
+    void               *priv;
+    rv_tp_ops_t         ops;  /* copied by value: one indirection on the hot path */
+    rv_tp_limits_t      lim;
+} rv_tp_state_t;
+extern rv_tp_state_t rv_tp;
 
 /* The transports built into this library (transport.c). */
 extern const rv_tp_desc_t *const rv_tp_builtin[];

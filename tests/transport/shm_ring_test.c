@@ -39,7 +39,7 @@ static size_t msg_len(uint32_t seq)
 static void backoff(unsigned *spins)
 {
     if (++*spins < 64) {
-        rv_shm_cpu_relax();
+        rv_cpu_relax();
     } else {
         *spins = 0;
         sched_yield();

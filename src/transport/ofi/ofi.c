@@ -3,7 +3,7 @@
  * the address exchange, and the descriptor. Messages are in ofi_msg.c, flow control in
  * ofi_credit.c, RDMA in ofi_rma.c. See README.md in this folder for the design and its limits. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
+#include "core/spin.h"
 #include "core/core.h"
 #include "boot/boot.h"
 
@@ -275,9 +275,13 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
 }
 
 /* Collective: endpoint names go around by a bootstrap allgather into the AV. */
+/* The open instance (for rv_ofi_stats), or NULL. */
+static rv_ofi_t *rv_ofi_inuse;
+
 static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
 {
     rv_ofi_t *o = priv;
+    rv_ofi_inuse = o;
     o->me = job->rank;
     o->size = job->size;
     pthread_mutex_init(&o->plock, NULL);
@@ -350,6 +354,7 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
 static void rv_ofi_close(void *priv)
 {
     rv_ofi_t *o = priv;
+    if (rv_ofi_inuse == o) rv_ofi_inuse = NULL;
     /* the endpoint goes first: nothing may complete into memory we free below */
     if (o->ep) fi_close(&o->ep->fid);
     o->ep = NULL;
@@ -399,8 +404,8 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
 
 int rv_ofi_stats(rv_ofi_stats_t *out)
 {
-    if (rv_tp.desc != &rv_tp_ofi_desc || !rv_tp.priv) return -1;
-    rv_ofi_t *o = rv_tp.priv;
+    rv_ofi_t *o = rv_ofi_inuse;
+    if (!o) return -1;
     rv_ofi_rc_stats(o, out);
     return 0;
 }

@@ -4,8 +4,8 @@
  * by every rank at open, the operation contexts, and their completions. ratomic/ uses them through
  * the rv_ratomic_native_t this file returns (rv_tp_desc_t.atomics). */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
-#include "ratomic/ratomic_int.h"
+#include "core/core.h"
+#include "core/spin.h"
 #include "boot/boot.h"
 
 #include <rdma/fi_atomic.h>
@@ -126,9 +126,12 @@ static inline uint64_t rv_ofi_amo_arg(gex_DT_t dt, int arg, uint64_t a)
 /* The transport state whose atomics the table serves, and the table (with the provider's name);
  * both set once at open, before any domain exists. */
 static rv_ofi_t *rv_ofi_amo_o;
+/* The engine's completion (rv_tp_desc_t.atomics' 'done'), set before the table is first handed
+ * out and never changed after (the engine always passes the same one). */
+static rv_tp_amo_done_t rv_ofi_amo_done;
 static int rv_ofi_amo_supports(gex_DT_t dt, gex_OP_t op);
 static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a,
-                            uint64_t b, gex_Flags_t flags, rv_amo_op_t *ao);
+                            uint64_t b, gex_Flags_t flags, struct rv_amo_op *ao);
 static rv_ratomic_native_t rv_ofi_amo_tab = {
     .size = sizeof(rv_ratomic_native_t),
     .name = "libfabric fi_atomic for every peer",
@@ -238,19 +241,19 @@ static int rv_ofi_amo_supports(gex_DT_t dt, gex_OP_t op)
 
 static inline rv_ofi_amo_t *rv_ofi_amo_get(rv_ofi_t *o)
 {
-    rv_shm_lock(&o->alock);
+    rv_spin_lock(&o->alock);
     rv_ofi_amo_t *c = o->afree;
     if (c) o->afree = c->next;
-    rv_shm_unlock(&o->alock);
+    rv_spin_unlock(&o->alock);
     return c;
 }
 
 static inline void rv_ofi_amo_put(rv_ofi_t *o, rv_ofi_amo_t *c)
 {
-    rv_shm_lock(&o->alock);
+    rv_spin_lock(&o->alock);
     c->next = o->afree;
     o->afree = c;
-    rv_shm_unlock(&o->alock);
+    rv_spin_unlock(&o->alock);
 }
 
 /* Posts c; 0, or -FI_EAGAIN (nothing happened), or fatal. */
@@ -283,7 +286,7 @@ static ssize_t rv_ofi_amo_post(rv_ofi_t *o, rv_ofi_amo_t *c, const rv_ofi_amo_ma
  * atomic (as in the spec's own tests: an ACQ op, then a wait, then the dependent accesses).
  * Without them the operation is atomic only. */
 static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op, uint64_t a,
-                            uint64_t b, gex_Flags_t flags, rv_amo_op_t *ao)
+                            uint64_t b, gex_Flags_t flags, struct rv_amo_op *ao)
 {
     rv_ofi_t *o = rv_ofi_amo_o;
     rv_ofi_amo_map_t m;
@@ -329,7 +332,7 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
 }
 
 /* A completion whose context is an atomic (from rv_ofi_poll). The context goes back before the
- * operation completes: rv_ratomic_complete may free (NBI) or release (NB) the record. */
+ * operation completes: the engine's completion may free (NBI) or release (NB) the record. */
 void rv_ofi_amo_complete(rv_ofi_t *o, rv_ofi_amo_t *c)
 {
     uint64_t old = c->result;
@@ -338,14 +341,16 @@ void rv_ofi_amo_complete(rv_ofi_t *o, rv_ofi_amo_t *c)
         memcpy(&v, &c->result, 4);
         old = v;
     }
-    rv_amo_op_t *ao = c->op;
+    struct rv_amo_op *ao = c->op;
     rv_ofi_amo_put(o, c);
-    rv_ratomic_complete(ao, old);
+    rv_ofi_amo_done(ao, old);
 }
 
 /* rv_tp_desc_t.atomics: the table when this provider has native atomics, else NULL. */
-const struct rv_ratomic_native *rv_ofi_amo_native(void *priv)
+const struct rv_ratomic_native *rv_ofi_amo_native(void *priv, rv_tp_amo_done_t done)
 {
     rv_ofi_t *o = priv;
-    return o && o->amo_on && o == rv_ofi_amo_o ? &rv_ofi_amo_tab : NULL;
+    if (!o || !o->amo_on || o != rv_ofi_amo_o || !done) return NULL;
+    if (rv_ofi_amo_done != done) rv_ofi_amo_done = done;
+    return &rv_ofi_amo_tab;
 }

@@ -6,7 +6,7 @@
  * from its reserve in the return, and takes loans back (withholds returns) from peers that stopped
  * asking when its reserve runs low. Also the start-up hello that opens every connection. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h"
+#include "core/spin.h"
 #include "core/core.h"
 
 #include <sched.h>
@@ -150,9 +150,9 @@ void rv_ofi_credit_flush(rv_ofi_t *o)
 static unsigned rv_ofi_sfree_count(rv_ofi_t *o)
 {
     unsigned n = 0;
-    rv_shm_lock(&o->slock);
+    rv_spin_lock(&o->slock);
     for (rv_ofi_sbuf_t *b = o->sfree; b; b = b->next) n++;
-    rv_shm_unlock(&o->slock);
+    rv_spin_unlock(&o->slock);
     return n;
 }
 
@@ -165,10 +165,10 @@ int rv_ofi_hello(rv_ofi_t *o)
         uint32_t peer = (o->me + k) % o->size;
         rv_ofi_sbuf_t *b;
         for (;;) {
-            rv_shm_lock(&o->slock);
+            rv_spin_lock(&o->slock);
             b = o->sfree;
             if (b) o->sfree = b->next;
-            rv_shm_unlock(&o->slock);
+            rv_spin_unlock(&o->slock);
             if (b) break;
             if (rv_ofi_poll(o, 0) == 0) sched_yield();
         }

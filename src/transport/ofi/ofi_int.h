@@ -305,7 +305,7 @@ void rv_ofi_amo_close(rv_ofi_t *o);
 /* A completion whose context is an atomic (poll holds plock). */
 void rv_ofi_amo_complete(rv_ofi_t *o, rv_ofi_amo_t *c);
 /* rv_tp_desc_t.atomics. */
-const struct rv_ratomic_native *rv_ofi_amo_native(void *priv);
+const struct rv_ratomic_native *rv_ofi_amo_native(void *priv, rv_tp_amo_done_t done);
 
 /* Registration cache (ofi_regcache.c): a descriptor for [addr, addr+len). Returns 0
  * (*e to release later; NULL when nothing needs releasing) or RV_TP_AGAIN. */

@@ -3,7 +3,7 @@
  * buffers, the choice of a local descriptor, remote completion (delivery-complete writes, a
  * read per write, or one flush read per peer), and RDMA completions. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
+#include "core/spin.h"
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -79,35 +79,35 @@ void rv_ofi_rma_close(rv_ofi_t *o)
 
 static inline rv_ofi_rop_t *rv_ofi_rop_get(rv_ofi_t *o)
 {
-    rv_shm_lock(&o->rlock);
+    rv_spin_lock(&o->rlock);
     rv_ofi_rop_t *op = o->rfree;
     if (op) o->rfree = op->next;
-    rv_shm_unlock(&o->rlock);
+    rv_spin_unlock(&o->rlock);
     return op;
 }
 
 static inline void rv_ofi_rop_put(rv_ofi_t *o, rv_ofi_rop_t *op)
 {
-    rv_shm_lock(&o->rlock);
+    rv_spin_lock(&o->rlock);
     op->next = o->rfree;
     o->rfree = op;
-    rv_shm_unlock(&o->rlock);
+    rv_spin_unlock(&o->rlock);
 }
 
 static inline unsigned char *rv_ofi_bounce_get(rv_ofi_t *o)
 {
     unsigned char *b = NULL;
-    rv_shm_lock(&o->block);
+    rv_spin_lock(&o->block);
     if (o->bnfree) b = o->bfree[--o->bnfree];
-    rv_shm_unlock(&o->block);
+    rv_spin_unlock(&o->block);
     return b;
 }
 
 static inline void rv_ofi_bounce_put(rv_ofi_t *o, unsigned char *b)
 {
-    rv_shm_lock(&o->block);
+    rv_spin_lock(&o->block);
     o->bfree[o->bnfree++] = b;
-    rv_shm_unlock(&o->block);
+    rv_spin_unlock(&o->block);
 }
 
 static inline int rv_ofi_in_seg(const rv_ofi_t *o, const void *p, size_t n)

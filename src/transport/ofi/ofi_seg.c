@@ -7,7 +7,7 @@
  * private memory. Every peer is also marked RV_SEG_RDMA when RDMA works: the engines take
  * the mapped path first, and ranks in other neighbourhoods are reached by ops.put/get. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_int.h"
+#include "core/shmobj.h"
 #include "core/core.h"
 #include "boot/boot.h"
 
@@ -102,7 +102,7 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
      * map the peers' objects, agree that all did, then remove mine from /dev/shm. */
     if (res && rv_job.nbrhd_count < rv_job.size) {
         int mapped = !shared || rv_ofi_seg_map_nbrs(o, map);
-        res = rv_shm_all_ok(mapped);
+        res = rv_job_all_ok(mapped);
     }
     if (size && shared) shm_unlink(name);
     if (!res) {

@@ -39,18 +39,6 @@ static char rv_shm_tsan_sync;
 #define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
 #define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
 
-int rv_shm_all_ok(int ok)
-{
-    uint32_t size = rv_job.size;
-    uint8_t *all = calloc(size, 1);
-    uint8_t mine = (uint8_t)(ok != 0);
-    int res = all && rv_boot_allgather(&mine, 1, all) == 0;
-    for (uint32_t r = 0; res && r < size; r++)
-        if (!all[r]) res = 0;
-    free(all);
-    return res;
-}
-
 static size_t rv_shm_pow2(size_t v)
 {
     size_t p = RV_SHM_MIN_RING;
@@ -125,14 +113,14 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     char name[96];
     rv_shmobj_name(name, sizeof name, s->secret, 'q', s->me);
     if (ok) ok = (s->qmap[s->me] = rv_shmobj_create(name, s->qlen, 1)) != NULL;
-    if (!rv_shm_all_ok(ok)) goto fail;
+    if (!rv_job_all_ok(ok)) goto fail;
     for (uint32_t r = 0; r < s->size && ok; r++) {
         if (r == s->me) continue;
         char peer[96];
         rv_shmobj_name(peer, sizeof peer, s->secret, 'q', r);
         ok = (s->qmap[r] = rv_shmobj_attach(peer, s->qlen)) != NULL;
     }
-    if (!rv_shm_all_ok(ok)) goto fail;
+    if (!rv_job_all_ok(ok)) goto fail;
     shm_unlink(name);
 
     for (uint32_t r = 0; r < s->size; r++) {
@@ -169,7 +157,7 @@ static int rv_shm_send(void *priv, gex_Rank_t peer, unsigned chan, const void *h
 static __attribute__((noinline)) int rv_shm_drain(rv_shm_t *s, uint32_t src, unsigned chan)
 {
     rv_shm_ring_t *r = s->in[src * 2 + chan];
-    if (!rv_shm_trylock(&r->clock)) return 0;
+    if (!rv_spin_trylock(&r->clock)) return 0;
     uint64_t *head = &s->ihead[src * 2 + chan];
     int n = 0;
     size_t len;
@@ -180,7 +168,7 @@ static __attribute__((noinline)) int rv_shm_drain(rv_shm_t *s, uint32_t src, uns
         rv_shm_ring_release(r, head, len);
         n++;
     }
-    rv_shm_unlock(&r->clock);
+    rv_spin_unlock(&r->clock);
     return n;
 }
 

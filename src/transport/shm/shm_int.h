@@ -22,10 +22,6 @@ typedef struct rv_shm {
     const char     *secret;
 } rv_shm_t;
 
-/* Agrees across the job whether every rank succeeded (ok = 1). A bootstrap
- * allgather: also a barrier. Returns 1 if all did. */
-int rv_shm_all_ok(int ok);
-
 int  rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
 void rv_shm_seg_close(rv_shm_t *s);
 

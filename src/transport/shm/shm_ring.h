@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "core/spin.h"
 
 #define RV_SHM_WRAP ((uint64_t)2)
 
@@ -41,27 +42,6 @@ static inline uint64_t *rv_shm_word(rv_shm_ring_t *r, uint64_t mask, uint64_t po
     return (uint64_t *)(void *)(r->data + (pos & mask));
 }
 
-static inline void rv_shm_cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-static inline void rv_shm_lock(uint32_t *l)
-{
-    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(l, __ATOMIC_RELAXED)) rv_shm_cpu_relax();
-}
-static inline int rv_shm_trylock(uint32_t *l)
-{
-    return __atomic_load_n(l, __ATOMIC_RELAXED) == 0 &&
-           __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0;
-}
-static inline void rv_shm_unlock(uint32_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
-
 /* Largest message a ring of 'cap' bytes always accepts once drained: a wrap may
  * waste up to one record, and one word stays zeroed ahead of the tail. */
 static inline size_t rv_shm_ring_max_msg(size_t cap) { return cap / 2 - 16; }
@@ -73,7 +53,7 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
     const uint64_t mask = cap - 1;
     size_t len = hl + pn;
     size_t need = 8 + rv_shm_pad8(len);
-    rv_shm_lock(&r->plock);
+    rv_spin_lock(&r->plock);
     uint64_t tail = r->tail;
     uint64_t pos = tail & mask;
     size_t to_end = cap - pos;
@@ -81,7 +61,7 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
     if (tail + total + 8 > r->head_seen + cap) {
         r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
         if (tail + total + 8 > r->head_seen + cap) {
-            rv_shm_unlock(&r->plock);
+            rv_spin_unlock(&r->plock);
             return 1;
         }
     }
@@ -93,7 +73,7 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
     __atomic_store_n(rv_shm_word(r, mask, at), (uint64_t)len << 1 | 1, __ATOMIC_RELEASE);
     if (at != pos) __atomic_store_n(rv_shm_word(r, mask, pos), RV_SHM_WRAP, __ATOMIC_RELEASE);
     r->tail = tail + total;
-    rv_shm_unlock(&r->plock);
+    rv_spin_unlock(&r->plock);
     return 0;
 }
 

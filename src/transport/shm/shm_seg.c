@@ -28,7 +28,7 @@ int rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
     rv_shm_segdesc_t *all = calloc(s->size, sizeof *all);
     if (!all) ok = 0;
     int gathered = all && rv_boot_allgather(&d, sizeof d, all) == 0;
-    if (!rv_shm_all_ok(ok && gathered)) goto fail;
+    if (!rv_job_all_ok(ok && gathered)) goto fail;
 
     for (uint32_t r = 0; r < s->size && ok; r++) {
         map[r].owner_base = (void *)(uintptr_t)all[r].base;
@@ -44,7 +44,7 @@ int rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
             ok = s->segs[r] != NULL;
         }
     }
-    if (!rv_shm_all_ok(ok)) goto fail;
+    if (!rv_job_all_ok(ok)) goto fail;
     if (size) shm_unlink(name);
     free(all);
     return 0;

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* core/progress.c: polling and the wait-loop step every blocking call uses. */
 #include "core/core.h"
-#include "am/am_int.h"
 
 #include <sched.h>
 
 #define RV_PROGRESS_HOOKS_MAX 8
 static rv_progress_fn_t rv_hooks[RV_PROGRESS_HOOKS_MAX];
 static int rv_nhooks;
+rv_poller_t rv_poller;
 
 void rv_progress_register(rv_progress_fn_t fn)
 {
@@ -17,14 +17,14 @@ void rv_progress_register(rv_progress_fn_t fn)
 
 int rv_poll(void)
 {
-    int n = rv_tp.ops.poll(rv_tp.priv, RV_CHAN_MASK_ALL);
+    int n = rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
     for (int i = 0; i < rv_nhooks; i++) n += rv_hooks[i]();
     return n;
 }
 
 int rv_poll_replies(void)
 {
-    return rv_tp.ops.poll(rv_tp.priv, RV_CHAN_MASK(RV_CHAN_REP));
+    return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK(RV_CHAN_REP));
 }
 
 /* Wait loops poll; when ranks outnumber cores an idle poll gives the core away,

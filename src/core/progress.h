@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/progress.h: the message channels and progress: polling the transport in use (through the
+ * poll entry its open left in rv_poller) and the engines' registered progress hooks. */
+#ifndef RV_PROGRESS_H
+#define RV_PROGRESS_H
+
+/* Message channels. Requests and replies travel separately so that a reply can
+ * always be drained without running request handlers (deadlock freedom). */
+enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
+#define RV_CHAN_MASK(c)  (1u << (c))
+#define RV_CHAN_MASK_ALL (RV_CHAN_MASK(RV_CHAN_REQ) | RV_CHAN_MASK(RV_CHAN_REP))
+
+/* The transport's poll (rv_tp_ops_t.poll, transport/transport.h) and its private state, set
+ * when the transport opens (api/client.c): the core polls without knowing the transport, with
+ * the one indirect call the ops table costs anyway. */
+typedef struct rv_poller {
+    int  (*poll)(void *priv, unsigned chan_mask);
+    void *priv;
+} rv_poller_t;
+extern rv_poller_t rv_poller;
+
+/* Polls the transport once (all channels). Returns messages handled. */
+int rv_poll(void);
+/* One step of a wait loop: poll, and yield the CPU when idle and oversubscribed. */
+void rv_progress_wait_step(void);
+/* Engines with deferred work (e.g. sends refused for lack of room) register a
+ * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
+ * how much work it did. Register at init only. */
+typedef int (*rv_progress_fn_t)(void);
+void rv_progress_register(rv_progress_fn_t fn);
+/* Polls only replies: used while a reply handler context waits for send space. */
+int rv_poll_replies(void);
+
+#endif /* RV_PROGRESS_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* core/tm.c: the checks every layer makes on a team or TM-pair argument. */
+#include "core/core.h"
+
+gex_Rank_t rv_tm_check_rank(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    RV_CHECK_INIT(call);
+    if (__builtin_expect(tm == GEX_TM_INVALID, 0)) rv_fatal("%s: tm is GEX_TM_INVALID", call);
+    if (__builtin_expect(rank >= tm->size, 0))
+        rv_fatal("%s: rank %u is out of range (team size %u)", call, rank, tm->size);
+    return rv_tm_jobrank(tm, rank);
+}
+
+void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm *tm)
+{
+    if (tm->ep->index)
+        rv_fatal("%s: tm is a TM-pair whose local endpoint (index %u) is not primordial; Rivet's "
+                 "non-primordial endpoints have GEX_EP_CAPABILITY_RMA only, not %s", call,
+                 tm->ep->index, what);
+    rv_fatal("%s: tm is a TM-pair naming remote endpoint index %u, which is not primordial; "
+             "Rivet's non-primordial endpoints have GEX_EP_CAPABILITY_RMA only, not %s", call,
+             tm->pair_index, what);
+}
