@@ -65,7 +65,7 @@ def resolve(src, incfile, header):
 
 
 def allowed(fl, tl, header_rel):
-    """May something in layer fl (from layer_of) use something in layer tl?"""
+    """May a file in fl (from layer_of) use one in tl (header_rel: the included header, if any)?"""
     fi, fname, funit = fl
     ti, tname, tunit = tl
     if fname == "transports" and tname == "transports":
@@ -85,7 +85,7 @@ def check_includes(src):
             rel = os.path.relpath(path, src)
             fl = layer_of(rel)
             if fl is None:
-                bad.append("%s: in no layer (add its folder to LAYERS in %s)" % (rel, sys.argv[0]))
+                bad.append("src/%s: in no layer (add its folder to LAYERS in scripts/check_layers.py)" % rel)
                 continue
             with open(path, encoding="utf-8", errors="replace") as f:
                 for ln, line in enumerate(f, 1):
@@ -99,12 +99,8 @@ def check_includes(src):
                     if tl is None or allowed(fl, tl, hrel):
                         continue
                     bad.append("src/%s:%d: includes src/%s: %s (%s) may not include %s (%s)"
-                               % (rel, ln, hrel, funit_name(fl), fl[1], funit_name(tl), tl[1]))
+                               % (rel, ln, hrel, fl[2], fl[1], tl[2], tl[1]))
     return bad
-
-
-def funit_name(l):
-    return l[2]
 
 
 def nm_symbols(nm, obj):
@@ -147,7 +143,7 @@ def check_calls(objs, nm, src):
     for rel in sorted(undef):
         fl = layer_of(rel)
         if fl is None:
-            bad.append("%s: in no layer" % rel)
+            bad.append("src/%s: in no layer" % rel)
             continue
         for s in sorted(undef[rel]):
             dl_rel = where.get(s)
