@@ -36,11 +36,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${RIVET_DOC_DIR})
 # ---- GASNet clients' build systems (docs/building.md, "Building GASNet clients against
 # Rivet"): include/<c>-conduit/<c>-<mode>.mak makefile fragments, lib/pkgconfig/
 # gasnet-<c>-<mode>.pc and bin/gasnetrun_<c> for each conduit name Rivet answers to:
-# smp always, ofi when the ofi transport is built. Every name links the same librivet.
-set(RIVET_GASNET_CONDUITS smp)
-if(RIVET_HAVE_OFI)
-  list(APPEND RIVET_GASNET_CONDUITS ofi)
-endif()
+# smp (shm) always, ofi when the ofi transport is built, ...: the CONDUIT column of
+# src/transport/registry.def. Every name links the same librivet.
+set(RIVET_GASNET_CONDUITS ${RIVET_TP_CONDUITS}) # registry.def's CONDUIT of each built transport
 include(CheckLanguage)
 check_language(CXX)
 set(RV_CC ${CMAKE_C_COMPILER})

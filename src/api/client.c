@@ -13,44 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Picks the transport: RIVET_TRANSPORT if set, else the highest priority one
- * whose probe accepts this job. A transport that cannot beat the best accepted so
- * far is not probed: a network probe (fi_getinfo) costs milliseconds at start-up. */
-static const rv_tp_desc_t *rv_tp_select(void)
-{
-    const rv_tp_desc_t *best = NULL;
-    const char *want = rv_cfg.TRANSPORT;
-    for (int i = 0; rv_tp_builtin[i]; i++) {
-        const rv_tp_desc_t *d = rv_tp_builtin[i];
-        if (d->abi != RV_TP_ABI) continue;
-        if (want[0] && strcmp(want, d->name)) continue;
-        if (best && d->priority <= best->priority) continue;
-        if (d->probe(&rv_job) != 0) {
-            if (want[0])
-                rv_fatal("RIVET_TRANSPORT=%s cannot serve this job (%u ranks in %u neighbourhoods; "
-                         "RIVET_VERBOSE=1 says why)",
-                         want, rv_job.size, rv_job.nbrhd_count);
-            continue;
-        }
-        best = d;
-    }
-    if (!best) {
-        if (want[0]) rv_fatal("RIVET_TRANSPORT=%s is not a transport built into this library", want);
-        char built[128] = "";
-        for (int i = 0; rv_tp_builtin[i]; i++) {
-            if (i) strncat(built, " ", sizeof built - strlen(built) - 1);
-            strncat(built, rv_tp_builtin[i]->name, sizeof built - strlen(built) - 1);
-        }
-        rv_fatal("no transport built into this library can serve this job (%u ranks in %u "
-                 "neighbourhoods%s); built: %s (RIVET_VERBOSE=1 says why each declined)",
-                 rv_job.size, rv_job.nbrhd_count, rv_cfg.PSHM ? "" : ", RIVET_PSHM=0", built);
-    }
-    return best;
-}
 
 static void rv_tp_open(void)
 {
-    const rv_tp_desc_t *d = rv_tp_select();
+    char why[512];
+    const rv_tp_entry_t *e = rv_tp_select(&rv_job, why, sizeof why); /* transport/transport.c */
+    if (!e) rv_fatal("%s", why);
+    const rv_tp_desc_t *d = e->desc;
     rv_tp.desc = d;
     rv_tp.priv = calloc(1, d->priv_size ? d->priv_size : 1);
     if (!rv_tp.priv) rv_fatal("out of memory opening transport %s", d->name);
@@ -58,7 +27,7 @@ static void rv_tp_open(void)
         rv_fatal("transport %s failed to open", d->name);
     memset(&rv_tp.ops, 0, sizeof rv_tp.ops);
     memcpy(&rv_tp.ops, d->ops, d->ops->size < sizeof rv_tp.ops ? d->ops->size : sizeof rv_tp.ops);
-    rv_verbose(1, "transport %s (max message %zu bytes)", d->name, rv_tp.lim.max_msg);
+    rv_verbose(1, "transport %s (max message %zu bytes): %s", d->name, rv_tp.lim.max_msg, why);
 }
 
 int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, const char *clientName,

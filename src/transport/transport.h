@@ -104,12 +104,12 @@ typedef struct rv_ratomic_native {
                  gex_Flags_t flags, struct rv_amo_op *o);
 } rv_ratomic_native_t;
 
-/* A transport's description, registered in transport.c's list. */
+/* A transport's description: rv_tp_<name>_desc, named by its line in registry.def (which also
+ * holds its priority). */
 typedef struct rv_tp_desc {
     size_t      size;
     const char *name;
     unsigned    abi;        /* RV_TP_ABI */
-    int         priority;   /* higher wins when several probe successfully */
     size_t      priv_size;  /* the core allocates this much zeroed private state */
     /* Can this transport serve every peer of this job? 0 = yes. */
     int  (*probe)(const rv_job_t *job);
@@ -156,7 +156,27 @@ typedef struct rv_tp_state {
 } rv_tp_state_t;
 extern rv_tp_state_t rv_tp;
 
-/* The transports built into this library (transport.c). */
-extern const rv_tp_desc_t *const rv_tp_builtin[];
+/* ---- the registry (registry.def) and the choice, in transport.c ------------------------- */
+typedef struct rv_tp_entry {
+    const char         *name;
+    int                 priority; /* higher wins when several accept the job */
+    const char         *option;   /* the CMake option that builds it ("-": always built) */
+    const char         *needs;    /* the pkg-config module it needs ("-": nothing) */
+    const char         *note;     /* what it serves, in a few words */
+    const rv_tp_desc_t *desc;     /* NULL: not built into this library */
+} rv_tp_entry_t;
+
+/* Every transport registry.def lists, in its order, built or not; ends with name NULL. */
+extern const rv_tp_entry_t rv_tp_registry[];
+
+/* The built entry named 'name', or NULL. */
+const rv_tp_entry_t *rv_tp_find(const char *name);
+
+/* Picks the transport for 'job', the rule gex_Client_Init and rivet-info share:
+ * RIVET_TRANSPORT when set, else the highest-priority built transport whose probe accepts the
+ * job (one that cannot beat the best accepted so far is not probed: a network probe costs
+ * milliseconds). Returns the entry with why it was chosen in why[n], or NULL with the error
+ * (naming the setting and the job) in why[n]. */
+const rv_tp_entry_t *rv_tp_select(const rv_job_t *job, char *why, size_t n);
 
 #endif /* RV_TRANSPORT_H */

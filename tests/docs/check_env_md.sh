@@ -9,7 +9,7 @@ tmp=$(mktemp /tmp/rivet-env-md.XXXXXX)
 trap 'rm -f "$tmp"' EXIT
 sh "$src/scripts/gen_env_md.sh" "$rivetrun" > "$tmp"
 if ! diff -u "$src/docs/env.md" "$tmp"; then
-    echo "docs_env_current: FAIL: docs/env.md is out of date with src/core/config.def; run 'make docs'"
+    echo "docs_env_current: FAIL: docs/env.md is out of date with src/core/config.def or a transport's NAME_config.def; run 'make docs'"
     exit 1
 fi
 echo "docs_env_current: PASS"

@@ -31,6 +31,12 @@ has singleton "GEX_DT_U64 {FADD} flags 0x0: CPU atomics on mapped neighbourhood 
 has singleton "RIVET_TRANSPORT        = \"\"                   (default)"
 has singleton "RIVET_SSH              = \"ssh -x\"             (default)"
 
+# RIVET_VERBOSE=1: the library says which transport it opened and why (rv_tp_select)
+go env RIVET_VERBOSE=1 "$info" --version
+[ "$rc" -eq 0 ] || fail "verbose: exit $rc"
+has verbose "transport shm (max message "
+has verbose "): RIVET_TRANSPORT is empty: shm is the highest-priority transport that accepts this job (1 rank(s) in 1 neighbourhood(s))"
+
 # where each value comes from: RIVET_*, a GASNet alias, the default
 go env RIVET_SHM_RING_SIZE=1M GASNET_PSHM_NODES=1 RIVET_RATOMIC=ref "$info" --env --atomics I32:SET,GET
 [ "$rc" -eq 0 ] || fail "env: exit $rc"
@@ -53,6 +59,7 @@ if [ "$run_ofi" = 1 ]; then
   has "PSHM=0" "shm  priority 100  declines"
   has "PSHM=0" "selected: ofi"
   has "PSHM=0" "why: RIVET_TRANSPORT is empty: ofi is the highest-priority transport that accepts this job (2 rank(s) in 2 neighbourhood(s), RIVET_PSHM=0)"
+  has "PSHM=0" "neighbourhood(s), RIVET_PSHM=0); declined: shm (priority 100)"
   has "PSHM=0" "in use: ofi"
   has "PSHM=0" "to a peer in another neighbourhood (rank 1):"
   go env RIVET_TRANSPORT=ofi "$info" --transports
@@ -70,6 +77,8 @@ if [ "$have_ofi" = 1 ]; then
   printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: ofi" || fail "shape: 8/2 did not select ofi"
 else
   printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: (none)" || fail "shape: 8/2 without ofi"
+  has shape "why: no transport built into this library can serve this job (8 ranks in 2 neighbourhoods); built: shm (RIVET_VERBOSE=1 says why each declined): gex_Client_Init fails"
+  has shape "ofi  priority  50  -        libfabric"
 fi
 
 # usage errors: exit 2 and a message naming the problem

@@ -20,10 +20,8 @@ typedef struct rv_info_amo {
 } rv_info_amo_t;
 
 /* transports.c */
-/* The transport rv_tp_select (core/client.c) picks for 'job' under the current environment, by
- * the same rule; 'why' explains it. NULL when none can serve the job ('why' says so). */
-const rv_tp_desc_t *rv_info_select(const rv_job_t *job, char *why, size_t n);
-/* Built transports, their priority, whether each accepts 'job', and the choice. */
+/* Every registered transport, its priority, whether it is built and accepts 'job', and the
+ * choice with its reason (rv_tp_select, the library's own rule). */
 void rv_info_transports(FILE *f, const rv_job_t *job, const char *indent);
 /* A made-up job of nranks ranks in blocks on nhosts hosts, laid out as core/job.c would (with
  * RIVET_PSHM), for --shape. Returns 0 or -1 (out of memory). */

@@ -17,7 +17,8 @@ void rv_info_version(FILE *f)
             RIVET_VERSION_MINOR, RIVET_VERSION_PATCH, GEX_SPEC_VERSION_MAJOR, GEX_SPEC_VERSION_MINOR,
             GASNET_RELEASE_VERSION_MAJOR, GASNET_RELEASE_VERSION_MINOR, GASNET_RELEASE_VERSION_PATCH);
     fprintf(f, "transports built:");
-    for (int i = 0; rv_tp_builtin[i]; i++) fprintf(f, " %s", rv_tp_builtin[i]->name);
+    for (const rv_tp_entry_t *e = rv_tp_registry; e->name; e++)
+        if (e->desc) fprintf(f, " %s", e->name);
     fprintf(f, "\n");
 }
 

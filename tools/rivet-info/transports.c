@@ -2,58 +2,29 @@
 /* tools/rivet-info/transports.c: which transports are built, which one a job gets, and why. */
 #include "info.h"
 #include "core/config.h"
+#include "transport/transport.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* What each known transport serves, in a few words (unknown ones print none). */
-static const char *rv_info_tp_note(const char *name)
-{
-    if (!strcmp(name, "shm")) return "shared memory: serves jobs whose ranks all share one neighbourhood";
-    if (!strcmp(name, "ofi")) return "libfabric: serves any job when a usable provider exists (never 'sockets' by default)";
-    return "";
-}
-
-const rv_tp_desc_t *rv_info_select(const rv_job_t *job, char *why, size_t n)
-{
-    const char *want = rv_cfg.TRANSPORT;
-    const rv_tp_desc_t *best = NULL;
-    int found = 0;
-    for (int i = 0; rv_tp_builtin[i]; i++) {
-        const rv_tp_desc_t *d = rv_tp_builtin[i];
-        if (d->abi != RV_TP_ABI) continue;
-        if (want[0] && strcmp(want, d->name)) continue;
-        found = 1;
-        if (best && d->priority <= best->priority) continue;
-        if (d->probe(job) == 0) best = d;
-    }
-    if (want[0]) {
-        if (!found) snprintf(why, n, "RIVET_TRANSPORT=%s is not a transport built into this library", want);
-        else if (!best) snprintf(why, n, "RIVET_TRANSPORT=%s asks for it, but it declines this job: "
-                                 "gex_Client_Init fails", want);
-        else snprintf(why, n, "RIVET_TRANSPORT=%s asks for it and it accepts this job", want);
-    } else if (best) {
-        snprintf(why, n, "RIVET_TRANSPORT is empty: %s is the highest-priority transport that "
-                 "accepts this job (%u rank(s) in %u neighbourhood(s)%s)", best->name, job->size,
-                 job->nbrhd_count, rv_cfg.PSHM ? "" : ", RIVET_PSHM=0");
-    } else {
-        snprintf(why, n, "no built transport accepts this job (%u rank(s) in %u neighbourhood(s)): "
-                 "gex_Client_Init fails", job->size, job->nbrhd_count);
-    }
-    return best;
-}
-
 void rv_info_transports(FILE *f, const rv_job_t *job, const char *indent)
 {
-    for (int i = 0; rv_tp_builtin[i]; i++) {
-        const rv_tp_desc_t *d = rv_tp_builtin[i];
+    for (const rv_tp_entry_t *e = rv_tp_registry; e->name; e++) {
+        const rv_tp_desc_t *d = e->desc;
+        if (!d) {
+            fprintf(f, "%s%-4s priority %3d  %-8s %s (not built: CMake option %s, needs %s)\n",
+                    indent, e->name, e->priority, "-", e->note, e->option, e->needs);
+            continue;
+        }
         int ok = d->abi == RV_TP_ABI && d->probe(job) == 0;
-        fprintf(f, "%s%-4s priority %3d  %-8s %s\n", indent, d->name, d->priority,
-                d->abi != RV_TP_ABI ? "(ABI)" : ok ? "accepts" : "declines", rv_info_tp_note(d->name));
+        fprintf(f, "%s%-4s priority %3d  %-8s %s\n", indent, e->name, e->priority,
+                d->abi != RV_TP_ABI ? "(ABI)" : ok ? "accepts" : "declines", e->note);
     }
+    /* the library's own rule (transport/transport.c), as gex_Client_Init applies it */
     char why[512];
-    const rv_tp_desc_t *d = rv_info_select(job, why, sizeof why);
-    fprintf(f, "%sselected: %s\n%swhy: %s\n", indent, d ? d->name : "(none)", indent, why);
+    const rv_tp_entry_t *e = rv_tp_select(job, why, sizeof why);
+    fprintf(f, "%sselected: %s\n%swhy: %s%s\n", indent, e ? e->name : "(none)", indent, why,
+            e ? "" : ": gex_Client_Init fails");
 }
 
 int rv_info_fake_job(rv_job_t *job, uint32_t nranks, uint32_t nhosts)

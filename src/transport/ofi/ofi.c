@@ -390,7 +390,6 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
     .size = sizeof(rv_tp_desc_t),
     .name = "ofi",
     .abi = RV_TP_ABI,
-    .priority = 50,
     .priv_size = sizeof(rv_ofi_t),
     .probe = rv_ofi_probe,
     .open = rv_ofi_open,

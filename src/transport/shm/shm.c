@@ -196,7 +196,6 @@ const rv_tp_desc_t rv_tp_shm_desc = {
     .size = sizeof(rv_tp_desc_t),
     .name = "shm",
     .abi = RV_TP_ABI,
-    .priority = 100,
     .priv_size = sizeof(rv_shm_t),
     .probe = rv_shm_probe,
     .open = rv_shm_open,
