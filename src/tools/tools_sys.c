@@ -156,4 +156,4 @@ int gasnett_maximize_rlimits(void)
 }
 
 /* The word every fence of a ThreadSanitizer build updates (gasnet_tools.h, RV_TOOLS_FENCE). */
-int rv_tools_fence_word;
+int _rivet_tools_fence_word;
