@@ -12,6 +12,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- configuration and types ---------------------------------------------- */
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
@@ -466,6 +469,9 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
  * the configuration and conduit names, gasnet_getenv, gasnet_set_waitmode and the
  * thread-discovery macros are declared in gasnetex.h: every client may use them. */
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

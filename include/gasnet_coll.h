@@ -10,6 +10,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* User reduction operator: arg2_and_out[i] = arg1[i] OP arg2_and_out[i], i < count.
  * For GEX_OP_USER_NC, arg1 holds the contributions of the lower-numbered ranks. */
@@ -154,6 +157,9 @@ typedef struct {
 extern void gasnet_coll_init(gasnet_image_t *images, gasnet_image_t my_image,
                              gasnet_coll_fn_entry_t *fn_tbl, size_t fn_count, int init_flags);
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

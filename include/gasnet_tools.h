@@ -36,6 +36,9 @@
 #endif
 
 GASNETT_BEGIN_EXTERNC
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- compiler annotations (gcc and clang spellings; both compilers are supported) --- */
 #define GASNETT_INLINE(fnname) static inline __attribute__((__always_inline__))
@@ -530,6 +533,9 @@ extern void *gasnett_mmap(uintptr_t segsize);
  * from the debugger to continue. */
 extern volatile int gasnet_frozen;
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 GASNETT_END_EXTERNC
 
 #endif /* GASNET_TOOLS_H */

@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- versions (in gasnet_config.h) and the conduit's identity --------------
  * One library serves every conduit name. A client built through a conduit's fragment (which
@@ -588,6 +591,9 @@ extern void _rivet_progress_wait_step(void);
 #define GASNET_BLOCKUNTIL(cond) \
     do { while (!(cond)) _rivet_progress_wait_step(); } while (0)
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
