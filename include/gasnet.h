@@ -12,6 +12,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- configuration and types ---------------------------------------------- */
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
@@ -46,15 +49,15 @@ typedef struct {
 } gasnet_nodeinfo_t;
 
 /* ---- the legacy binding (internal) ------------------------------------------
- * rv_legacy_tm is the primordial team once GASNet-1 calls are allowed: set by
+ * _rivet_legacy_tm is the primordial team once GASNet-1 calls are allowed: set by
  * gasnet_attach, or on first use by a client initialized by gex_Client_Init with
  * GEX_FLAG_USES_GASNET1. The slow path names the call in a fatal error otherwise. */
-extern gex_TM_t rv_legacy_tm;
-extern gex_TM_t rv_legacy_tm_slow(const char *call);
+extern gex_TM_t _rivet_legacy_tm;
+extern gex_TM_t _rivet_legacy_tm_slow(const char *call);
 static inline gex_TM_t rv_legacy_tm_get(const char *call)
 {
-    gex_TM_t tm = __atomic_load_n(&rv_legacy_tm, __ATOMIC_RELAXED);
-    return __builtin_expect(tm != GEX_TM_INVALID, 1) ? tm : rv_legacy_tm_slow(call);
+    gex_TM_t tm = __atomic_load_n(&_rivet_legacy_tm, __ATOMIC_RELAXED);
+    return __builtin_expect(tm != GEX_TM_INVALID, 1) ? tm : _rivet_legacy_tm_slow(call);
 }
 #define RV_G1_TM(call) rv_legacy_tm_get(call)
 
@@ -318,11 +321,11 @@ extern int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
  * Blocking GASNet-1 RMA makes progress: every 32nd such call of a thread polls once, so
  * a thread looping on blocking puts/gets until a handler's effect shows up finishes even
  * when its peer is a shared-memory neighbour (a plain copy that never polls). */
-extern void rv_legacy_try_poll(void);
-extern __thread unsigned rv_legacy_blocking_calls;
+extern void _rivet_legacy_try_poll(void);
+extern __thread unsigned _rivet_legacy_blocking_calls;
 static inline void rv_legacy_blocking_progress(void)
 {
-    if (__builtin_expect((++rv_legacy_blocking_calls & 31) == 0, 0)) rv_legacy_try_poll();
+    if (__builtin_expect((++_rivet_legacy_blocking_calls & 31) == 0, 0)) _rivet_legacy_try_poll();
 }
 static inline void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
 {
@@ -426,7 +429,7 @@ static inline void gasnet_wait_syncnb(gasnet_handle_t handle) { gex_Event_Wait(h
 /* The try forms make progress first, as GASNet-1 requires of them (gex_*_Test do not). */
 static inline int gasnet_try_syncnb(gasnet_handle_t handle)
 {
-    rv_legacy_try_poll();
+    _rivet_legacy_try_poll();
     return gex_Event_Test(handle);
 }
 static inline void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
@@ -435,7 +438,7 @@ static inline void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numha
 }
 static inline int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles)
 {
-    rv_legacy_try_poll();
+    _rivet_legacy_try_poll();
     return gex_Event_TestAll(handles, numhandles, 0);
 }
 static inline void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
@@ -444,7 +447,7 @@ static inline void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numh
 }
 static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles)
 {
-    rv_legacy_try_poll();
+    _rivet_legacy_try_poll();
     return gex_Event_TestSome(handles, numhandles, 0);
 }
 
@@ -452,9 +455,9 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
 #define gasnet_wait_syncnbi_gets() gex_NBI_Wait(GEX_EC_GET, 0)
 #define gasnet_wait_syncnbi_puts() gex_NBI_Wait(GEX_EC_PUT, 0)
 #define gasnet_wait_syncnbi_all()  gex_NBI_Wait(GEX_EC_ALL, 0)
-#define gasnet_try_syncnbi_gets()  (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_GET, 0))
-#define gasnet_try_syncnbi_puts()  (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_PUT, 0))
-#define gasnet_try_syncnbi_all()   (rv_legacy_try_poll(), gex_NBI_Test(GEX_EC_ALL, 0))
+#define gasnet_try_syncnbi_gets()  (_rivet_legacy_try_poll(), gex_NBI_Test(GEX_EC_GET, 0))
+#define gasnet_try_syncnbi_puts()  (_rivet_legacy_try_poll(), gex_NBI_Test(GEX_EC_PUT, 0))
+#define gasnet_try_syncnbi_all()   (_rivet_legacy_try_poll(), gex_NBI_Test(GEX_EC_ALL, 0))
 #define gasnet_begin_nbi_accessregion() gex_NBI_BeginAccessRegion(0)
 #define gasnet_end_nbi_accessregion()   gex_NBI_EndAccessRegion(0)
 
@@ -466,6 +469,9 @@ static inline int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhan
  * the configuration and conduit names, gasnet_getenv, gasnet_set_waitmode and the
  * thread-discovery macros are declared in gasnetex.h: every client may use them. */
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

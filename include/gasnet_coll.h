@@ -10,6 +10,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* User reduction operator: arg2_and_out[i] = arg1[i] OP arg2_and_out[i], i < count.
  * For GEX_OP_USER_NC, arg1 holds the contributions of the lower-numbered ranks. */
@@ -67,14 +70,14 @@ typedef gex_Event_t gasnet_coll_handle_t;
 
 struct rv_legacy_team;
 typedef struct rv_legacy_team *gasnet_team_handle_t;
-extern struct rv_legacy_team rv_legacy_team_all;
-#define GASNET_TEAM_ALL (&rv_legacy_team_all)
+extern struct rv_legacy_team _rivet_legacy_team_all;
+#define GASNET_TEAM_ALL (&_rivet_legacy_team_all)
 
 /* The try forms poll (as GASNet-1's try calls do): a loop over them alone finishes. */
-extern void rv_legacy_try_poll(void);
-#define gasnet_coll_try_sync(h)           (rv_legacy_try_poll(), gex_Event_Test(h))
-#define gasnet_coll_try_sync_some(ph, n)  (rv_legacy_try_poll(), gex_Event_TestSome((ph), (n), 0))
-#define gasnet_coll_try_sync_all(ph, n)   (rv_legacy_try_poll(), gex_Event_TestAll((ph), (n), 0))
+extern void _rivet_legacy_try_poll(void);
+#define gasnet_coll_try_sync(h)           (_rivet_legacy_try_poll(), gex_Event_Test(h))
+#define gasnet_coll_try_sync_some(ph, n)  (_rivet_legacy_try_poll(), gex_Event_TestSome((ph), (n), 0))
+#define gasnet_coll_try_sync_all(ph, n)   (_rivet_legacy_try_poll(), gex_Event_TestAll((ph), (n), 0))
 #define gasnet_coll_wait_sync(h)          gex_Event_Wait(h)
 #define gasnet_coll_wait_sync_some(ph, n) gex_Event_WaitSome((ph), (n), 0)
 #define gasnet_coll_wait_sync_all(ph, n)  gex_Event_WaitAll((ph), (n), 0)
@@ -154,6 +157,9 @@ typedef struct {
 extern void gasnet_coll_init(gasnet_image_t *images, gasnet_image_t my_image,
                              gasnet_coll_fn_entry_t *fn_tbl, size_t fn_count, int init_flags);
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

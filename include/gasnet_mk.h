@@ -12,6 +12,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 typedef enum {
     GEX_MK_CLASS_HOST,      /* ordinary host memory (GEX_MK_HOST) */
@@ -51,6 +54,9 @@ extern gex_Flags_t    gex_MK_QueryFlags(gex_MK_t memkind);
 extern void          *gex_MK_QueryCData(gex_MK_t memkind);
 extern void           gex_MK_SetCData(gex_MK_t memkind, const void *val);
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct rv_ad *gex_AD_t;
 #define GEX_AD_INVALID ((gex_AD_t)0)
@@ -47,6 +50,9 @@ RV_AD_DECL(FLT, float)
 RV_AD_DECL(DBL, double)
 #undef RV_AD_DECL
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -36,6 +36,9 @@
 #endif
 
 GASNETT_BEGIN_EXTERNC
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- compiler annotations (gcc and clang spellings; both compilers are supported) --- */
 #define GASNETT_INLINE(fnname) static inline __attribute__((__always_inline__))
@@ -160,9 +163,9 @@ GASNETT_BEGIN_EXTERNC
 #endif
 #endif
 #ifdef RV_TOOLS_TSAN
-extern int rv_tools_fence_word;
+extern int _rivet_tools_fence_word;
 #define RV_TOOLS_FENCE(order) \
-    ((void)(order), (void)__atomic_fetch_add(&rv_tools_fence_word, 0, __ATOMIC_SEQ_CST))
+    ((void)(order), (void)__atomic_fetch_add(&_rivet_tools_fence_word, 0, __ATOMIC_SEQ_CST))
 #else
 #define RV_TOOLS_FENCE(order) __atomic_thread_fence(order)
 #endif
@@ -358,8 +361,8 @@ RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic64, gasnett_strongatomic64_t, uint64_t)
 typedef uint64_t gasnett_tick_t;
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX ((gasnett_tick_t)UINT64_MAX)
-extern gasnett_tick_t rv_tools_ticks_now(void);
-#define gasnett_ticks_now() rv_tools_ticks_now()
+extern gasnett_tick_t _rivet_tools_ticks_now(void);
+#define gasnett_ticks_now() _rivet_tools_ticks_now()
 #define gasnett_ticks_to_ns(ticks) ((uint64_t)(ticks))
 #define gasnett_ticks_to_us(ticks) ((uint64_t)(ticks) / 1000u)
 extern double gasnett_tick_granularityus(void);
@@ -491,8 +494,8 @@ extern void gasnett_fatalerror(const char *msg, ...)
 extern void gasnett_fatalerror_nopos(const char *msg, ...) /* same: neither prints a position */
     __attribute__((__format__(__printf__, 1, 2))) __attribute__((__noreturn__));
 extern void gasnett_killmyprocess(int exitcode) __attribute__((__noreturn__));
-extern char *rv_tools_current_loc(const char *file, int line, const char *func);
-#define gasnett_current_loc rv_tools_current_loc(__FILE__, __LINE__, __func__)
+extern char *_rivet_tools_current_loc(const char *file, int line, const char *func);
+#define gasnett_current_loc _rivet_tools_current_loc(__FILE__, __LINE__, __func__)
 
 /* ---- system properties (run time) and miscellany ----------------------------------------- */
 extern const char *gasnett_gethostname(void);
@@ -530,6 +533,9 @@ extern void *gasnett_mmap(uintptr_t segsize);
  * from the debugger to continue. */
 extern volatile int gasnet_frozen;
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 GASNETT_END_EXTERNC
 
 #endif /* GASNET_TOOLS_H */

@@ -10,6 +10,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* Common rules (docs/vis.md):
  * - NB forms return a root event; Blocking and NBI forms return 0, or non-zero only when
@@ -185,6 +188,9 @@ extern void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasne
 /* The GASNet-Tools VIS formatters (gasnett_format_memveclist, _putsgets, ...) are declared in
  * gasnetex.h. */
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- versions (in gasnet_config.h) and the conduit's identity --------------
  * One library serves every conduit name. A client built through a conduit's fragment (which
@@ -124,8 +127,8 @@ extern int gasnet_set_waitmode(int wait_mode);
 /* Thread discovery costs nothing here: the hints are no-ops, and a thread's info is a
  * distinct, stable pointer per thread. */
 typedef void *gasnet_threadinfo_t;
-extern gasnet_threadinfo_t rv_threadinfo_get(void);
-#define GASNET_GET_THREADINFO() rv_threadinfo_get()
+extern gasnet_threadinfo_t _rivet_threadinfo_get(void);
+#define GASNET_GET_THREADINFO() _rivet_threadinfo_get()
 #define GASNET_POST_THREADINFO(info) ((void)(info))
 #define GASNET_BEGIN_FUNCTION() ((void)0)
 /* MIN and MAX of two values, as GASNet's headers give them to clients (unless defined) */
@@ -296,11 +299,11 @@ extern int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client,
 /* A call names the GASNET_MAXEPS the client was compiled with, which caps its endpoints
  * (GASNET_ERR_RESOURCE past it, as the client expects); gex_EP_Create through a pointer
  * gets the library's 33. */
-extern int rv_ep_create_max(gex_EP_t *ep_p, gex_Client_t client,
-                            gex_EP_Capabilities_t capabilities, gex_Flags_t flags,
-                            unsigned max_eps);
+extern int _rivet_ep_create_max(gex_EP_t *ep_p, gex_Client_t client,
+                                gex_EP_Capabilities_t capabilities, gex_Flags_t flags,
+                                unsigned max_eps);
 #define gex_EP_Create(ep_p, client, capabilities, flags) \
-    rv_ep_create_max((ep_p), (client), (capabilities), (flags), GASNET_MAXEPS)
+    _rivet_ep_create_max((ep_p), (client), (capabilities), (flags), GASNET_MAXEPS)
 /* Destroys a non-primordial endpoint (flags must be 0); its bound segment, if any, becomes
  * unbound and stays the client's. The spec publishes no prototype yet: this one follows
  * gex_Segment_Destroy and gex_MK_Destroy. */
@@ -366,22 +369,22 @@ extern gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI
 
 /* Injection entry points behind the gex_AM_{Request,Reply}* forms (rivet_am_forms.h).
  * The trailing arguments are 'numargs' values of type gex_AM_Arg_t. */
-extern int rv_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                               gex_Flags_t flags, unsigned int numargs, ...);
-extern int rv_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                                const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+extern int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                   gex_Flags_t flags, unsigned int numargs, ...);
+extern int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                    const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                                    gex_Flags_t flags, unsigned int numargs, ...);
+extern int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                                  const void *source_addr, size_t nbytes, void *dest_addr,
+                                  gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...);
+extern int _rivet_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                                 unsigned int numargs, ...);
+extern int _rivet_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                                  size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags,
+                                  unsigned int numargs, ...);
+extern int _rivet_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                                size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
                                 gex_Flags_t flags, unsigned int numargs, ...);
-extern int rv_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                              const void *source_addr, size_t nbytes, void *dest_addr,
-                              gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...);
-extern int rv_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
-                             unsigned int numargs, ...);
-extern int rv_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                              size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags,
-                              unsigned int numargs, ...);
-extern int rv_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                            size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
-                            gex_Flags_t flags, unsigned int numargs, ...);
 
 /* ---- negotiated-payload AM ------------------------------------------------ */
 typedef struct rv_srcdesc *gex_AM_SrcDesc_t;
@@ -415,8 +418,8 @@ extern int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
 extern int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags);
 /* Behind the gex_AM_Commit* forms: returns non-zero only when flags has
  * GEX_FLAG_IMMEDIATE and there was no room (the source descriptor stays valid). */
-extern int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
-                        void *dest_addr, gex_Flags_t flags, unsigned int numargs, ...);
+extern int _rivet_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                            void *dest_addr, gex_Flags_t flags, unsigned int numargs, ...);
 
 /* ---- RMA (extended API) --------------------------------------------------- */
 extern int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
@@ -584,10 +587,13 @@ extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **htable, int *htable_
     } while (0)
 
 /* Spin-poll until cond is true; polls for progress and yields when oversubscribed. */
-extern void rv_progress_wait_step(void);
+extern void _rivet_progress_wait_step(void);
 #define GASNET_BLOCKUNTIL(cond) \
-    do { while (!(cond)) rv_progress_wait_step(); } while (0)
+    do { while (!(cond)) _rivet_progress_wait_step(); } while (0)
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

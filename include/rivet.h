@@ -8,6 +8,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#ifdef RV_BUILDING_LIBRIVET /* librivet hides its symbols, except those declared here */
+#pragma GCC visibility push(default)
+#endif
 
 /* ---- collectives beyond GASNet-EX (docs/collectives.md) ----------------------
  * Same conventions as gex_Coll_*NB (gasnet_coll.h): collective over 'tm' (not a
@@ -30,6 +33,9 @@ extern gex_Event_t rivet_Coll_AllgatherNB(gex_TM_t tm, void *dst, const void *sr
 extern gex_Event_t rivet_Coll_AlltoallNB(gex_TM_t tm, void *dst, const void *src, size_t nbytes,
                                          gex_Flags_t flags);
 
+#ifdef RV_BUILDING_LIBRIVET
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -12,301 +12,301 @@
 
 /* gex_AM_RequestShort */
 #define gex_AM_RequestShort0(tm,rank,hidx,flags) \
-    rv_am_request_short(tm,rank,hidx,flags,0u)
+    _rivet_am_request_short(tm,rank,hidx,flags,0u)
 #define gex_AM_RequestShort1(tm,rank,hidx,flags,a0) \
-    rv_am_request_short(tm,rank,hidx,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_request_short(tm,rank,hidx,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_RequestShort2(tm,rank,hidx,flags,a0,a1) \
-    rv_am_request_short(tm,rank,hidx,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_request_short(tm,rank,hidx,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_RequestShort3(tm,rank,hidx,flags,a0,a1,a2) \
-    rv_am_request_short(tm,rank,hidx,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_request_short(tm,rank,hidx,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_RequestShort4(tm,rank,hidx,flags,a0,a1,a2,a3) \
-    rv_am_request_short(tm,rank,hidx,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_request_short(tm,rank,hidx,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_RequestShort5(tm,rank,hidx,flags,a0,a1,a2,a3,a4) \
-    rv_am_request_short(tm,rank,hidx,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_request_short(tm,rank,hidx,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_RequestShort6(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_request_short(tm,rank,hidx,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_request_short(tm,rank,hidx,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_RequestShort7(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_request_short(tm,rank,hidx,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_request_short(tm,rank,hidx,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_RequestShort8(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_request_short(tm,rank,hidx,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_request_short(tm,rank,hidx,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_RequestShort9(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_request_short(tm,rank,hidx,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_request_short(tm,rank,hidx,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_RequestShort10(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_request_short(tm,rank,hidx,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_request_short(tm,rank,hidx,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_RequestShort11(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_request_short(tm,rank,hidx,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_request_short(tm,rank,hidx,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_RequestShort12(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_request_short(tm,rank,hidx,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_request_short(tm,rank,hidx,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_RequestShort13(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_request_short(tm,rank,hidx,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_request_short(tm,rank,hidx,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_RequestShort14(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_request_short(tm,rank,hidx,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_request_short(tm,rank,hidx,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_RequestShort15(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_request_short(tm,rank,hidx,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_request_short(tm,rank,hidx,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_RequestShort16(tm,rank,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_request_short(tm,rank,hidx,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_request_short(tm,rank,hidx,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_RequestShort(tm,rank,hidx,...) \
     RV_AM_CAT(gex_AM_RequestShort, RV_AM_NARGS(__VA_ARGS__))(tm,rank,hidx,__VA_ARGS__)
 
 /* gex_AM_RequestMedium */
 #define gex_AM_RequestMedium0(tm,rank,hidx,src,nbytes,lc,flags) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,0u)
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,0u)
 #define gex_AM_RequestMedium1(tm,rank,hidx,src,nbytes,lc,flags,a0) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_RequestMedium2(tm,rank,hidx,src,nbytes,lc,flags,a0,a1) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_RequestMedium3(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_RequestMedium4(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_RequestMedium5(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_RequestMedium6(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_RequestMedium7(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_RequestMedium8(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_RequestMedium9(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_RequestMedium10(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_RequestMedium11(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_RequestMedium12(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_RequestMedium13(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_RequestMedium14(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_RequestMedium15(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_RequestMedium16(tm,rank,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_request_medium(tm,rank,hidx,src,nbytes,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_RequestMedium(tm,rank,hidx,src,nbytes,lc,...) \
     RV_AM_CAT(gex_AM_RequestMedium, RV_AM_NARGS(__VA_ARGS__))(tm,rank,hidx,src,nbytes,lc,__VA_ARGS__)
 
 /* gex_AM_RequestLong */
 #define gex_AM_RequestLong0(tm,rank,hidx,src,nbytes,dest,lc,flags) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,0u)
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,0u)
 #define gex_AM_RequestLong1(tm,rank,hidx,src,nbytes,dest,lc,flags,a0) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_RequestLong2(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_RequestLong3(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_RequestLong4(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_RequestLong5(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_RequestLong6(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_RequestLong7(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_RequestLong8(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_RequestLong9(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_RequestLong10(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_RequestLong11(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_RequestLong12(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_RequestLong13(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_RequestLong14(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_RequestLong15(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_RequestLong16(tm,rank,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_request_long(tm,rank,hidx,src,nbytes,dest,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_RequestLong(tm,rank,hidx,src,nbytes,dest,lc,...) \
     RV_AM_CAT(gex_AM_RequestLong, RV_AM_NARGS(__VA_ARGS__))(tm,rank,hidx,src,nbytes,dest,lc,__VA_ARGS__)
 
 /* gex_AM_ReplyShort */
 #define gex_AM_ReplyShort0(tok,hidx,flags) \
-    rv_am_reply_short(tok,hidx,flags,0u)
+    _rivet_am_reply_short(tok,hidx,flags,0u)
 #define gex_AM_ReplyShort1(tok,hidx,flags,a0) \
-    rv_am_reply_short(tok,hidx,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_reply_short(tok,hidx,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_ReplyShort2(tok,hidx,flags,a0,a1) \
-    rv_am_reply_short(tok,hidx,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_reply_short(tok,hidx,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_ReplyShort3(tok,hidx,flags,a0,a1,a2) \
-    rv_am_reply_short(tok,hidx,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_reply_short(tok,hidx,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_ReplyShort4(tok,hidx,flags,a0,a1,a2,a3) \
-    rv_am_reply_short(tok,hidx,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_reply_short(tok,hidx,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_ReplyShort5(tok,hidx,flags,a0,a1,a2,a3,a4) \
-    rv_am_reply_short(tok,hidx,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_reply_short(tok,hidx,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_ReplyShort6(tok,hidx,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_reply_short(tok,hidx,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_reply_short(tok,hidx,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_ReplyShort7(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_reply_short(tok,hidx,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_reply_short(tok,hidx,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_ReplyShort8(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_reply_short(tok,hidx,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_reply_short(tok,hidx,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_ReplyShort9(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_reply_short(tok,hidx,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_reply_short(tok,hidx,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_ReplyShort10(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_reply_short(tok,hidx,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_reply_short(tok,hidx,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_ReplyShort11(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_reply_short(tok,hidx,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_reply_short(tok,hidx,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_ReplyShort12(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_reply_short(tok,hidx,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_reply_short(tok,hidx,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_ReplyShort13(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_reply_short(tok,hidx,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_reply_short(tok,hidx,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_ReplyShort14(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_reply_short(tok,hidx,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_reply_short(tok,hidx,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_ReplyShort15(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_reply_short(tok,hidx,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_reply_short(tok,hidx,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_ReplyShort16(tok,hidx,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_reply_short(tok,hidx,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_reply_short(tok,hidx,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_ReplyShort(tok,hidx,...) \
     RV_AM_CAT(gex_AM_ReplyShort, RV_AM_NARGS(__VA_ARGS__))(tok,hidx,__VA_ARGS__)
 
 /* gex_AM_ReplyMedium */
 #define gex_AM_ReplyMedium0(tok,hidx,src,nbytes,lc,flags) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,0u)
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,0u)
 #define gex_AM_ReplyMedium1(tok,hidx,src,nbytes,lc,flags,a0) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_ReplyMedium2(tok,hidx,src,nbytes,lc,flags,a0,a1) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_ReplyMedium3(tok,hidx,src,nbytes,lc,flags,a0,a1,a2) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_ReplyMedium4(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_ReplyMedium5(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_ReplyMedium6(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_ReplyMedium7(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_ReplyMedium8(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_ReplyMedium9(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_ReplyMedium10(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_ReplyMedium11(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_ReplyMedium12(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_ReplyMedium13(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_ReplyMedium14(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_ReplyMedium15(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_ReplyMedium16(tok,hidx,src,nbytes,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_reply_medium(tok,hidx,src,nbytes,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_reply_medium(tok,hidx,src,nbytes,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_ReplyMedium(tok,hidx,src,nbytes,lc,...) \
     RV_AM_CAT(gex_AM_ReplyMedium, RV_AM_NARGS(__VA_ARGS__))(tok,hidx,src,nbytes,lc,__VA_ARGS__)
 
 /* gex_AM_ReplyLong */
 #define gex_AM_ReplyLong0(tok,hidx,src,nbytes,dest,lc,flags) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,0u)
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,0u)
 #define gex_AM_ReplyLong1(tok,hidx,src,nbytes,dest,lc,flags,a0) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_ReplyLong2(tok,hidx,src,nbytes,dest,lc,flags,a0,a1) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_ReplyLong3(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_ReplyLong4(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_ReplyLong5(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_ReplyLong6(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_ReplyLong7(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_ReplyLong8(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_ReplyLong9(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_ReplyLong10(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_ReplyLong11(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_ReplyLong12(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_ReplyLong13(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_ReplyLong14(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_ReplyLong15(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_ReplyLong16(tok,hidx,src,nbytes,dest,lc,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_reply_long(tok,hidx,src,nbytes,dest,lc,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_ReplyLong(tok,hidx,src,nbytes,dest,lc,...) \
     RV_AM_CAT(gex_AM_ReplyLong, RV_AM_NARGS(__VA_ARGS__))(tok,hidx,src,nbytes,dest,lc,__VA_ARGS__)
 
 /* gex_AM_CommitRequestMedium and gex_AM_CommitRequestMedium_v2 */
 #define gex_AM_CommitRequestMedium0(sd,hidx,nbytes) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
 #define gex_AM_CommitRequestMedium0_v2(sd,hidx,nbytes,flags) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
 #define gex_AM_CommitRequestMedium1(sd,hidx,nbytes,a0) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
 #define gex_AM_CommitRequestMedium1_v2(sd,hidx,nbytes,flags,a0) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_CommitRequestMedium2(sd,hidx,nbytes,a0,a1) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
 #define gex_AM_CommitRequestMedium2_v2(sd,hidx,nbytes,flags,a0,a1) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_CommitRequestMedium3(sd,hidx,nbytes,a0,a1,a2) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
 #define gex_AM_CommitRequestMedium3_v2(sd,hidx,nbytes,flags,a0,a1,a2) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_CommitRequestMedium4(sd,hidx,nbytes,a0,a1,a2,a3) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
 #define gex_AM_CommitRequestMedium4_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_CommitRequestMedium5(sd,hidx,nbytes,a0,a1,a2,a3,a4) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
 #define gex_AM_CommitRequestMedium5_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_CommitRequestMedium6(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
 #define gex_AM_CommitRequestMedium6_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_CommitRequestMedium7(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
 #define gex_AM_CommitRequestMedium7_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_CommitRequestMedium8(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
 #define gex_AM_CommitRequestMedium8_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_CommitRequestMedium9(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
 #define gex_AM_CommitRequestMedium9_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_CommitRequestMedium10(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
 #define gex_AM_CommitRequestMedium10_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_CommitRequestMedium11(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
 #define gex_AM_CommitRequestMedium11_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_CommitRequestMedium12(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
 #define gex_AM_CommitRequestMedium12_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_CommitRequestMedium13(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
 #define gex_AM_CommitRequestMedium13_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_CommitRequestMedium14(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
 #define gex_AM_CommitRequestMedium14_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_CommitRequestMedium15(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
 #define gex_AM_CommitRequestMedium15_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_CommitRequestMedium16(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
 #define gex_AM_CommitRequestMedium16_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_CommitRequestMedium(sd,hidx,...) \
     RV_AM_CAT(gex_AM_CommitRequestMedium, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,__VA_ARGS__)
 #define gex_AM_CommitRequestMedium_v2(sd,hidx,nbytes,...) \
@@ -314,73 +314,73 @@
 
 /* gex_AM_CommitReplyMedium and gex_AM_CommitReplyMedium_v2 */
 #define gex_AM_CommitReplyMedium0(sd,hidx,nbytes) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,0u))
 #define gex_AM_CommitReplyMedium0_v2(sd,hidx,nbytes,flags) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,0u)
 #define gex_AM_CommitReplyMedium1(sd,hidx,nbytes,a0) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,1u,(gex_AM_Arg_t)(a0)))
 #define gex_AM_CommitReplyMedium1_v2(sd,hidx,nbytes,flags,a0) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_CommitReplyMedium2(sd,hidx,nbytes,a0,a1) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
 #define gex_AM_CommitReplyMedium2_v2(sd,hidx,nbytes,flags,a0,a1) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_CommitReplyMedium3(sd,hidx,nbytes,a0,a1,a2) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
 #define gex_AM_CommitReplyMedium3_v2(sd,hidx,nbytes,flags,a0,a1,a2) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_CommitReplyMedium4(sd,hidx,nbytes,a0,a1,a2,a3) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
 #define gex_AM_CommitReplyMedium4_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_CommitReplyMedium5(sd,hidx,nbytes,a0,a1,a2,a3,a4) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
 #define gex_AM_CommitReplyMedium5_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_CommitReplyMedium6(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
 #define gex_AM_CommitReplyMedium6_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_CommitReplyMedium7(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
 #define gex_AM_CommitReplyMedium7_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_CommitReplyMedium8(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
 #define gex_AM_CommitReplyMedium8_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_CommitReplyMedium9(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
 #define gex_AM_CommitReplyMedium9_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_CommitReplyMedium10(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
 #define gex_AM_CommitReplyMedium10_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_CommitReplyMedium11(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
 #define gex_AM_CommitReplyMedium11_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_CommitReplyMedium12(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
 #define gex_AM_CommitReplyMedium12_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_CommitReplyMedium13(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
 #define gex_AM_CommitReplyMedium13_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_CommitReplyMedium14(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
 #define gex_AM_CommitReplyMedium14_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_CommitReplyMedium15(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
 #define gex_AM_CommitReplyMedium15_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_CommitReplyMedium16(sd,hidx,nbytes,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    ((void)rv_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,(void *)0,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
 #define gex_AM_CommitReplyMedium16_v2(sd,hidx,nbytes,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_commit(sd,hidx,nbytes,(void *)0,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_CommitReplyMedium(sd,hidx,...) \
     RV_AM_CAT(gex_AM_CommitReplyMedium, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,__VA_ARGS__)
 #define gex_AM_CommitReplyMedium_v2(sd,hidx,nbytes,...) \
@@ -388,73 +388,73 @@
 
 /* gex_AM_CommitRequestLong and gex_AM_CommitRequestLong_v2 */
 #define gex_AM_CommitRequestLong0(sd,hidx,nbytes,dest) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,0u))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,0u))
 #define gex_AM_CommitRequestLong0_v2(sd,hidx,nbytes,dest,flags) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,0u)
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,0u)
 #define gex_AM_CommitRequestLong1(sd,hidx,nbytes,dest,a0) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
 #define gex_AM_CommitRequestLong1_v2(sd,hidx,nbytes,dest,flags,a0) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_CommitRequestLong2(sd,hidx,nbytes,dest,a0,a1) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
 #define gex_AM_CommitRequestLong2_v2(sd,hidx,nbytes,dest,flags,a0,a1) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_CommitRequestLong3(sd,hidx,nbytes,dest,a0,a1,a2) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
 #define gex_AM_CommitRequestLong3_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_CommitRequestLong4(sd,hidx,nbytes,dest,a0,a1,a2,a3) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
 #define gex_AM_CommitRequestLong4_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_CommitRequestLong5(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
 #define gex_AM_CommitRequestLong5_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_CommitRequestLong6(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
 #define gex_AM_CommitRequestLong6_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_CommitRequestLong7(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
 #define gex_AM_CommitRequestLong7_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_CommitRequestLong8(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
 #define gex_AM_CommitRequestLong8_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_CommitRequestLong9(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
 #define gex_AM_CommitRequestLong9_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_CommitRequestLong10(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
 #define gex_AM_CommitRequestLong10_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_CommitRequestLong11(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
 #define gex_AM_CommitRequestLong11_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_CommitRequestLong12(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
 #define gex_AM_CommitRequestLong12_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_CommitRequestLong13(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
 #define gex_AM_CommitRequestLong13_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_CommitRequestLong14(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
 #define gex_AM_CommitRequestLong14_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_CommitRequestLong15(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
 #define gex_AM_CommitRequestLong15_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_CommitRequestLong16(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
 #define gex_AM_CommitRequestLong16_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_CommitRequestLong(sd,hidx,nbytes,...) \
     RV_AM_CAT(gex_AM_CommitRequestLong, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,nbytes,__VA_ARGS__)
 #define gex_AM_CommitRequestLong_v2(sd,hidx,nbytes,dest,...) \
@@ -462,73 +462,73 @@
 
 /* gex_AM_CommitReplyLong and gex_AM_CommitReplyLong_v2 */
 #define gex_AM_CommitReplyLong0(sd,hidx,nbytes,dest) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,0u))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,0u))
 #define gex_AM_CommitReplyLong0_v2(sd,hidx,nbytes,dest,flags) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,0u)
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,0u)
 #define gex_AM_CommitReplyLong1(sd,hidx,nbytes,dest,a0) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,1u,(gex_AM_Arg_t)(a0)))
 #define gex_AM_CommitReplyLong1_v2(sd,hidx,nbytes,dest,flags,a0) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,1u,(gex_AM_Arg_t)(a0))
 #define gex_AM_CommitReplyLong2(sd,hidx,nbytes,dest,a0,a1) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1)))
 #define gex_AM_CommitReplyLong2_v2(sd,hidx,nbytes,dest,flags,a0,a1) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,2u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1))
 #define gex_AM_CommitReplyLong3(sd,hidx,nbytes,dest,a0,a1,a2) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2)))
 #define gex_AM_CommitReplyLong3_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,3u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2))
 #define gex_AM_CommitReplyLong4(sd,hidx,nbytes,dest,a0,a1,a2,a3) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3)))
 #define gex_AM_CommitReplyLong4_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,4u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3))
 #define gex_AM_CommitReplyLong5(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4)))
 #define gex_AM_CommitReplyLong5_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,5u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4))
 #define gex_AM_CommitReplyLong6(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5)))
 #define gex_AM_CommitReplyLong6_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,6u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5))
 #define gex_AM_CommitReplyLong7(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6)))
 #define gex_AM_CommitReplyLong7_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,7u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6))
 #define gex_AM_CommitReplyLong8(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7)))
 #define gex_AM_CommitReplyLong8_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,8u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7))
 #define gex_AM_CommitReplyLong9(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8)))
 #define gex_AM_CommitReplyLong9_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,9u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8))
 #define gex_AM_CommitReplyLong10(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9)))
 #define gex_AM_CommitReplyLong10_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,10u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9))
 #define gex_AM_CommitReplyLong11(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10)))
 #define gex_AM_CommitReplyLong11_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,11u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10))
 #define gex_AM_CommitReplyLong12(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11)))
 #define gex_AM_CommitReplyLong12_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,12u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11))
 #define gex_AM_CommitReplyLong13(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12)))
 #define gex_AM_CommitReplyLong13_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,13u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12))
 #define gex_AM_CommitReplyLong14(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13)))
 #define gex_AM_CommitReplyLong14_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,14u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13))
 #define gex_AM_CommitReplyLong15(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14)))
 #define gex_AM_CommitReplyLong15_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,15u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14))
 #define gex_AM_CommitReplyLong16(sd,hidx,nbytes,dest,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    ((void)rv_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
+    ((void)_rivet_am_commit(sd,hidx,nbytes,dest,0,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15)))
 #define gex_AM_CommitReplyLong16_v2(sd,hidx,nbytes,dest,flags,a0,a1,a2,a3,a4,a5,a6,a7,a8,a9,a10,a11,a12,a13,a14,a15) \
-    rv_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
+    _rivet_am_commit(sd,hidx,nbytes,dest,flags,16u,(gex_AM_Arg_t)(a0),(gex_AM_Arg_t)(a1),(gex_AM_Arg_t)(a2),(gex_AM_Arg_t)(a3),(gex_AM_Arg_t)(a4),(gex_AM_Arg_t)(a5),(gex_AM_Arg_t)(a6),(gex_AM_Arg_t)(a7),(gex_AM_Arg_t)(a8),(gex_AM_Arg_t)(a9),(gex_AM_Arg_t)(a10),(gex_AM_Arg_t)(a11),(gex_AM_Arg_t)(a12),(gex_AM_Arg_t)(a13),(gex_AM_Arg_t)(a14),(gex_AM_Arg_t)(a15))
 #define gex_AM_CommitReplyLong(sd,hidx,nbytes,...) \
     RV_AM_CAT(gex_AM_CommitReplyLong, RV_AM_NARGS(__VA_ARGS__))(sd,hidx,nbytes,__VA_ARGS__)
 #define gex_AM_CommitReplyLong_v2(sd,hidx,nbytes,dest,...) \

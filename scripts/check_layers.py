@@ -8,8 +8,8 @@ Every folder under src/ belongs to one layer; a file may include headers only of
 layer or of layers below it, and a transport never includes another transport's headers.
 With --objs (the build's object folder for the library, e.g.
 build/CMakeFiles/rivet_objs.dir) the same rule is checked on calls: an object's undefined
-rv_* symbols must be defined in its own layer or below (the AM engine's delivery upcalls that
-transport.h declares excepted). Prints one line per violation and exits 1 if there is any.
+rv_* and _rivet_* symbols must be defined in its own layer or below (the AM engine's
+delivery upcalls that transport.h declares excepted). Prints one line per violation and exits 1 if there is any.
 Needs only python3 (and nm for --objs).
 """
 import argparse
@@ -108,7 +108,7 @@ def nm_symbols(nm, obj):
     defined, undefined = set(), set()
     for line in out.splitlines():
         f = line.split()
-        if len(f) < 2 or not f[0].startswith("rv_"):
+        if len(f) < 2 or not f[0].startswith(("rv_", "_rivet_")):
             continue
         (undefined if f[1] in ("U", "w", "v") else defined).add(f[0])
     return defined, undefined

@@ -7,21 +7,21 @@ import sys
 MAX = 16
 FORMS = [
     # name, fixed params, internal function, fixed args passed through
-    ("gex_AM_RequestShort",  "tm,rank,hidx,flags", "rv_am_request_short", "tm,rank,hidx,flags"),
-    ("gex_AM_RequestMedium", "tm,rank,hidx,src,nbytes,lc,flags", "rv_am_request_medium", "tm,rank,hidx,src,nbytes,lc,flags"),
-    ("gex_AM_RequestLong",   "tm,rank,hidx,src,nbytes,dest,lc,flags", "rv_am_request_long", "tm,rank,hidx,src,nbytes,dest,lc,flags"),
-    ("gex_AM_ReplyShort",    "tok,hidx,flags", "rv_am_reply_short", "tok,hidx,flags"),
-    ("gex_AM_ReplyMedium",   "tok,hidx,src,nbytes,lc,flags", "rv_am_reply_medium", "tok,hidx,src,nbytes,lc,flags"),
-    ("gex_AM_ReplyLong",     "tok,hidx,src,nbytes,dest,lc,flags", "rv_am_reply_long", "tok,hidx,src,nbytes,dest,lc,flags"),
+    ("gex_AM_RequestShort",  "tm,rank,hidx,flags", "_rivet_am_request_short", "tm,rank,hidx,flags"),
+    ("gex_AM_RequestMedium", "tm,rank,hidx,src,nbytes,lc,flags", "_rivet_am_request_medium", "tm,rank,hidx,src,nbytes,lc,flags"),
+    ("gex_AM_RequestLong",   "tm,rank,hidx,src,nbytes,dest,lc,flags", "_rivet_am_request_long", "tm,rank,hidx,src,nbytes,dest,lc,flags"),
+    ("gex_AM_ReplyShort",    "tok,hidx,flags", "_rivet_am_reply_short", "tok,hidx,flags"),
+    ("gex_AM_ReplyMedium",   "tok,hidx,src,nbytes,lc,flags", "_rivet_am_reply_medium", "tok,hidx,src,nbytes,lc,flags"),
+    ("gex_AM_ReplyLong",     "tok,hidx,src,nbytes,dest,lc,flags", "_rivet_am_reply_long", "tok,hidx,src,nbytes,dest,lc,flags"),
 ]
 
 # Negotiated-payload commits: name, fixed params, function, passthrough, whether the
 # variadic part starts with a flags argument (the _v2 forms) or with the first arg.
 COMMITS = [
-    ("gex_AM_CommitRequestMedium", "sd,hidx,nbytes", "rv_am_commit", "sd,hidx,nbytes,(void *)0,0"),
-    ("gex_AM_CommitReplyMedium",   "sd,hidx,nbytes", "rv_am_commit", "sd,hidx,nbytes,(void *)0,0"),
-    ("gex_AM_CommitRequestLong",   "sd,hidx,nbytes,dest", "rv_am_commit", "sd,hidx,nbytes,dest,0"),
-    ("gex_AM_CommitReplyLong",     "sd,hidx,nbytes,dest", "rv_am_commit", "sd,hidx,nbytes,dest,0"),
+    ("gex_AM_CommitRequestMedium", "sd,hidx,nbytes", "_rivet_am_commit", "sd,hidx,nbytes,(void *)0,0"),
+    ("gex_AM_CommitReplyMedium",   "sd,hidx,nbytes", "_rivet_am_commit", "sd,hidx,nbytes,(void *)0,0"),
+    ("gex_AM_CommitRequestLong",   "sd,hidx,nbytes,dest", "_rivet_am_commit", "sd,hidx,nbytes,dest,0"),
+    ("gex_AM_CommitReplyLong",     "sd,hidx,nbytes,dest", "_rivet_am_commit", "sd,hidx,nbytes,dest,0"),
 ]
 
 out = []

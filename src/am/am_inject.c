@@ -199,8 +199,8 @@ struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
     return tok;
 }
 
-int rv_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, gex_Flags_t flags,
-                        unsigned int numargs, ...)
+int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, gex_Flags_t flags,
+                            unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestShort";
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
@@ -208,9 +208,9 @@ int rv_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler, ge
     return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs, a);
 }
 
-int rv_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                         const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
-                         gex_Flags_t flags, unsigned int numargs, ...)
+int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                             const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestMedium";
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
@@ -220,9 +220,9 @@ int rv_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                       flags, numargs, a);
 }
 
-int rv_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                       const void *source_addr, size_t nbytes, void *dest_addr,
-                       gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...)
+int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                           const void *source_addr, size_t nbytes, void *dest_addr,
+                           gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestLong";
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
@@ -232,8 +232,8 @@ int rv_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                       flags, numargs, a);
 }
 
-int rv_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
-                      unsigned int numargs, ...)
+int _rivet_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                          unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_ReplyShort";
     struct rv_token *t = rv_am_rep_check(call, token);
@@ -244,9 +244,9 @@ int rv_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t fla
     return rc;
 }
 
-int rv_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                       size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags,
-                       unsigned int numargs, ...)
+int _rivet_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                           size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags,
+                           unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_ReplyMedium";
     struct rv_token *t = rv_am_rep_check(call, token);
@@ -258,9 +258,9 @@ int rv_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void *so
     return rc;
 }
 
-int rv_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                     size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
-                     unsigned int numargs, ...)
+int _rivet_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                         size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                         unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_ReplyLong";
     struct rv_token *t = rv_am_rep_check(call, token);

@@ -134,8 +134,8 @@ static struct rv_srcdesc *rv_sd_check(const char *call, gex_AM_SrcDesc_t sd)
 void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd) { return rv_sd_check("gex_AM_SrcDescAddr", sd)->addr; }
 size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) { return rv_sd_check("gex_AM_SrcDescSize", sd)->size; }
 
-int rv_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, void *dest_addr,
-                 gex_Flags_t flags, unsigned int numargs, ...)
+int _rivet_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes, void *dest_addr,
+                     gex_Flags_t flags, unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_Commit";
     struct rv_srcdesc *d = rv_sd_check(call, sd);

@@ -49,11 +49,11 @@ static void rv_ep_check(const char *call, const char *arg, gex_EP_t ep)
 int (gex_EP_Create)(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
                     gex_Flags_t flags)
 {
-    return rv_ep_create_max(ep_p, client, capabilities, flags, GASNET_MAXEPS);
+    return _rivet_ep_create_max(ep_p, client, capabilities, flags, GASNET_MAXEPS);
 }
 
-int rv_ep_create_max(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
-                     gex_Flags_t flags, unsigned max_eps)
+int _rivet_ep_create_max(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                         gex_Flags_t flags, unsigned max_eps)
 {
     if (max_eps > GASNET_MAXEPS) max_eps = GASNET_MAXEPS;
     RV_CHECK_INIT("gex_EP_Create");

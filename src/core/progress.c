@@ -29,7 +29,7 @@ int rv_poll_replies(void)
 
 /* Wait loops poll; when ranks outnumber cores an idle poll gives the core away,
  * so the rank we are waiting for gets to run. */
-void rv_progress_wait_step(void)
+void _rivet_progress_wait_step(void)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
     if (__builtin_expect(rv_am_in_handler(), 0))

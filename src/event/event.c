@@ -31,7 +31,7 @@ static inline int rv_event_check_ctx(const char *call)
 static inline void rv_event_wait_step(int in_handler)
 {
     if (__builtin_expect(in_handler, 0)) rv_event_handler_wait_step();
-    else rv_progress_wait_step();
+    else _rivet_progress_wait_step();
 }
 
 /* The array forms: flags are reserved and must be 0. */

@@ -113,7 +113,7 @@ void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
         while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_event_handler_wait_step();
         return;
     }
-    while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_progress_wait_step();
+    while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) _rivet_progress_wait_step();
 }
 
 static int rv_region_test(struct rv_op *o)

@@ -35,11 +35,11 @@ static void rv_bar_flags_check(const char *call, int flags)
 }
 
 /* Blocking GASNet-1 RMA calls of this thread, for rv_legacy_blocking_progress (gasnet.h). */
-__thread unsigned rv_legacy_blocking_calls;
+__thread unsigned _rivet_legacy_blocking_calls;
 
 /* The GASNet-1 try calls poll, unlike gex_*_Test: a loop over them alone must finish.
  * Inside a handler (which may not poll) they only test. */
-void rv_legacy_try_poll(void)
+void _rivet_legacy_try_poll(void)
 {
     RV_CHECK_INIT("gasnet_try_syncnb");
     if (rv_am_in_handler()) return;
@@ -103,7 +103,7 @@ int gasnet_barrier_wait(int id, int flags)
 int gasnet_barrier_try(int id, int flags)
 {
     rv_bar_check("gasnet_barrier_try", flags);
-    rv_legacy_try_poll();
+    _rivet_legacy_try_poll();
     if (gex_Event_Test(rv_bar.ev) != GASNET_OK) return GASNET_ERR_NOT_READY;
     return rv_bar_finish(id, flags);
 }

@@ -9,7 +9,7 @@
 struct rv_legacy_team {
     int unused;
 };
-struct rv_legacy_team rv_legacy_team_all;
+struct rv_legacy_team _rivet_legacy_team_all;
 
 static _Atomic int rv_coll_inited;
 

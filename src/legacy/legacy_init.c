@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-gex_TM_t rv_legacy_tm;
+gex_TM_t _rivet_legacy_tm;
 
 static int rv_legacy_inited;  /* gasnet_init succeeded */
 static int rv_legacy_attached; /* gasnet_attach succeeded */
 
-gex_TM_t rv_legacy_tm_slow(const char *call)
+gex_TM_t _rivet_legacy_tm_slow(const char *call)
 {
     if (!rv_client_g)
         rv_fatal("%s called before gasnet_init() (or gex_Client_Init)", call);
@@ -25,7 +25,7 @@ gex_TM_t rv_legacy_tm_slow(const char *call)
                  "gasnet_nodes, gasnet_getenv, gasnet_exit, gasnet_getNodeInfo and "
                  "gasnet_getMax*SegmentSize are allowed there", call);
     gex_TM_t tm = rv_client_g->tm0;
-    __atomic_store_n(&rv_legacy_tm, tm, __ATOMIC_RELAXED);
+    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELAXED);
     return tm;
 }
 
@@ -105,7 +105,7 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     /* attach is a barrier: every rank's handlers are registered when it returns */
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
     rv_legacy_attached = 1;
-    __atomic_store_n(&rv_legacy_tm, tm, __ATOMIC_RELAXED);
+    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELAXED);
     return GASNET_OK;
 }
 
@@ -163,7 +163,7 @@ char *gasnet_getenv(const char *name)
 }
 
 /* GASNET_GET_THREADINFO: one byte per thread, whose address names the thread. */
-gasnet_threadinfo_t rv_threadinfo_get(void)
+gasnet_threadinfo_t _rivet_threadinfo_get(void)
 {
     static _Thread_local char rv_threadinfo;
     return &rv_threadinfo;

@@ -104,7 +104,7 @@ void gasnett_killmyprocess(int exitcode)
     _exit(exitcode);
 }
 
-char *rv_tools_current_loc(const char *file, int line, const char *func)
+char *_rivet_tools_current_loc(const char *file, int line, const char *func)
 {
     size_t n = strlen(file ? file : "") + strlen(func ? func : "") + 32;
     char *s = malloc(n);

@@ -155,5 +155,6 @@ int gasnett_maximize_rlimits(void)
     return ok;
 }
 
-/* The word every fence of a ThreadSanitizer build updates (gasnet_tools.h, RV_TOOLS_FENCE). */
-int rv_tools_fence_word;
+/* The word every fence of a ThreadSanitizer build updates (gasnet_tools.h, RV_TOOLS_FENCE).
+ * Exported whatever this build is: gasnet_tools.h declares it only to a TSan-built client. */
+__attribute__((__visibility__("default"))) int _rivet_tools_fence_word;

@@ -6,7 +6,7 @@
 #include <pthread.h>
 #include <time.h>
 
-gasnett_tick_t rv_tools_ticks_now(void)
+gasnett_tick_t _rivet_tools_ticks_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

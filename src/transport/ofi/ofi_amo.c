@@ -297,7 +297,7 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
     rv_ofi_amo_t *c;
     while (!(c = rv_ofi_amo_get(o))) { /* every context in flight: completions free them */
         if (immediate) return 1;
-        rv_progress_wait_step();
+        _rivet_progress_wait_step();
     }
     c->op = ao;
     c->size = (uint8_t)rv_ratomic_size(dt);
@@ -320,7 +320,7 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
             return 1;
         }
         RV_OFI_COUNT(o, amo_again, 1);
-        rv_progress_wait_step();
+        _rivet_progress_wait_step();
     }
     if (__builtin_expect(rc != 0, 0)) {
         rv_ofi_peer_failed((int)-rc);
