@@ -166,6 +166,15 @@ static int rv_ucx_connect(rv_ucx_t *u, int ok)
             .err_handler = { .cb = rv_ucx_ep_error, .arg = (void *)(uintptr_t)r },
         };
         ucs_status_t st = ucp_ep_create(u->worker, &ep, &u->peers[r].ep);
+        if (st == UCS_ERR_UNREACHABLE) {
+            /* UCX's transports to this peer cannot detect its failure (UCX_TLS=sm: shared
+             * memory has no peer failure handler): connect without, the launcher still ends
+             * the job when a rank dies */
+            ep.err_mode = UCP_ERR_HANDLING_MODE_NONE;
+            ep.field_mask &= ~(uint64_t)UCP_EP_PARAM_FIELD_ERR_HANDLER;
+            st = ucp_ep_create(u->worker, &ep, &u->peers[r].ep);
+            if (st == UCS_OK) u->no_err_mode++;
+        }
         if (st != UCS_OK) {
             u->peers[r].ep = NULL;
             rv_warn("ucx: ucp_ep_create to rank %u failed: %s", r, ucs_status_string(st));
@@ -198,6 +207,7 @@ static int rv_ucx_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     pthread_spin_init(&u->slock, PTHREAD_PROCESS_PRIVATE);
     pthread_spin_init(&u->rlock, PTHREAD_PROCESS_PRIVATE);
     pthread_spin_init(&u->flock, PTHREAD_PROCESS_PRIVATE);
+    pthread_spin_init(&u->qlock, PTHREAD_PROCESS_PRIVATE);
     rv_ucx_find_rdma(u->rdma_dev, sizeof u->rdma_dev);
     u->peers = calloc(u->size, sizeof *u->peers);
     int ok = u->peers && rv_ucx_setup(u) == 0 && rv_ucx_msg_open(u) == 0 &&
@@ -208,11 +218,12 @@ static int rv_ucx_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     if (!rv_ucx_all_ok(u, ok)) return -1;
     unsigned maj, min, rel;
     ucp_get_version(&maj, &min, &rel);
-    rv_verbose(1, "ucx: UCX %u.%u.%u, RDMA device %s, UCX_TLS=%s, RMA %s, %u send buffers", maj,
-               min, rel, u->rdma_dev[0] ? u->rdma_dev : "none",
+    rv_verbose(1, "ucx: UCX %u.%u.%u, RDMA device %s, UCX_TLS=%s, RMA %s, %u send buffers, "
+               "peer failure detection %s", maj, min, rel, u->rdma_dev[0] ? u->rdma_dev : "none",
                getenv("UCX_TLS") ? getenv("UCX_TLS") : "(default)",
                u->rma ? "on (ucp_put_nbx/ucp_get_nbx, remote completion by endpoint flush)" : "off",
-               RV_UCX_NSEND);
+               RV_UCX_NSEND, u->no_err_mode ? "off for some peers (their UCX transports have none)"
+                                            : "on");
     lim->max_msg = RV_UCX_MAX_MSG;
     lim->max_seg_local = rv_ucx_seg_limit(job);
     if (u->rma) {
@@ -253,6 +264,7 @@ static void rv_ucx_close(void *priv)
     pthread_spin_destroy(&u->slock);
     pthread_spin_destroy(&u->rlock);
     pthread_spin_destroy(&u->flock);
+    pthread_spin_destroy(&u->qlock);
     if (rv_ucx_g == u) rv_ucx_g = NULL;
     memset(u, 0, sizeof *u);
 }

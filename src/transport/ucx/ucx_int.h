@@ -4,6 +4,7 @@
 #define RV_UCX_INT_H
 
 #include "transport/transport.h"
+#include "transport/ucx/ucx_stats.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -81,25 +82,23 @@ typedef struct rv_ucx_peer {
     uint8_t        listed, inflight, urgent;
 } rv_ucx_peer_t;
 
-typedef struct rv_ucx_stats {
-    uint64_t sends_imm, sends_buf, send_again, recv_held, recv_copied;
-    uint64_t puts, gets, flushes, flushed_puts, imm_sent;
-} rv_ucx_stats_t;
-
 typedef struct rv_ucx {
     uint32_t        me, size;
     ucp_context_h   ctx;
     ucp_worker_h    worker;
     rv_ucx_peer_t  *peers;        /* [size] */
     int             rma;          /* put/get by UCP RMA */
+    unsigned        no_err_mode;  /* endpoints without peer failure detection */
     char            rdma_dev[64]; /* the RDMA device UCX found (empty: none) */
     /* sends */
     unsigned char  *spool;
     rv_ucx_sbuf_t   sbufs[RV_UCX_NSEND];
     rv_ucx_sbuf_t  *sfree;
     pthread_spinlock_t slock;
-    /* receive queues, per channel; only the polling thread touches them */
+    /* receive queues, per channel: UCX's callback pushes (in the polling thread, or in a
+     * sender's for its own rank over UCX's self transport), the polling thread pops */
     rv_ucx_q_t      q[2];
+    pthread_spinlock_t qlock;
     pthread_mutex_t plock;
     /* RDMA */
     rv_ucx_rop_t   *rops;         /* [RV_UCX_NROP] */
@@ -164,8 +163,5 @@ int  rv_ucx_get_seg(void *priv, gex_Rank_t peer, unsigned seg, void *local, uint
                     size_t nbytes, rv_tp_cmpl_t *c);
 /* From poll (plock held): reports finished operations and issues due flushes. */
 int  rv_ucx_rma_poll(rv_ucx_t *u);
-
-/* Counters for tests (NULL-safe: -1 when ucx is not the job's transport). */
-int rv_ucx_stats(rv_ucx_stats_t *out);
 
 #endif /* RV_UCX_INT_H */

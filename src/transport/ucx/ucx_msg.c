@@ -168,7 +168,10 @@ static ucs_status_t rv_ucx_am_recv(void *arg, const void *header, size_t hlen, v
         m.copied = 1;
         RV_UCX_COUNT(u, recv_copied, 1);
     }
-    if (rv_ucx_q_push(&u->q[h.chan & 1], &m) != 0) rv_fatal("ucx: out of memory queueing a message");
+    pthread_spin_lock(&u->qlock);
+    int qrc = rv_ucx_q_push(&u->q[h.chan & 1], &m);
+    pthread_spin_unlock(&u->qlock);
+    if (qrc != 0) rv_fatal("ucx: out of memory queueing a message");
     return ret;
 }
 
@@ -229,10 +232,16 @@ static int rv_ucx_deliver(rv_ucx_t *u, unsigned c, int budget)
 {
     rv_ucx_q_t *q = &u->q[c];
     int n = 0;
-    while (q->n && n < budget) {
+    while (n < budget) {
+        pthread_spin_lock(&u->qlock);
+        if (!q->n) {
+            pthread_spin_unlock(&u->qlock);
+            break;
+        }
         rv_ucx_msg_t m = q->m[q->head]; /* popped before the handler runs: it may poll */
         q->head = (q->head + 1) % q->cap;
         q->n--;
+        pthread_spin_unlock(&u->qlock);
         if (m.is_imm) rv_am_imm_deliver(m.src, c, m.imm);
         else rv_am_deliver(m.src, c, m.data, m.len);
         rv_ucx_msg_release(u, &m);

@@ -49,6 +49,7 @@ static int rv_ucx_map(rv_ucx_t *u, void *addr, size_t len, ucp_mem_h *mh)
         .length = len,
     };
     ucs_status_t st = ucp_mem_map(u->ctx, &mp, mh);
+    RV_UCX_COUNT(u, mem_maps, 1);
     if (st != UCS_OK) {
         rv_warn("ucx: ucp_mem_map of %zu bytes failed: %s", len, ucs_status_string(st));
         *mh = NULL;
