@@ -11,6 +11,7 @@ static const char *rv_info_tp_note(const char *name)
 {
     if (!strcmp(name, "shm")) return "shared memory: serves jobs whose ranks all share one neighbourhood";
     if (!strcmp(name, "ofi")) return "libfabric: serves any job when a usable provider exists (never 'sockets' by default)";
+    if (!strcmp(name, "ucx")) return "UCX (UCP): serves any job, ahead of ofi, when UCX finds an RDMA device; else only when RIVET_TRANSPORT=ucx (RIVET_VERBOSE=1 says which)";
     return "";
 }
 
