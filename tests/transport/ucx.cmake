@@ -22,6 +22,11 @@ if(RIVET_HAVE_UCX)
   ucx_run(ucx_transport_amlong 2 "${ucx_env}" ucx_transport amlong reassembly)
   ucx_run(ucx_transport_amlong_sync 2 "${ucx_env};RIVET_AMLONG=sync" ucx_transport amlong sync)
   ucx_run(ucx_transport_amlong_sm 2 "RIVET_PSHM=0;RIVET_TRANSPORT=ucx;UCX_TLS=sm,self" ucx_transport amlong reassembly)
+  ucx_run(ucx_transport_atomics 2 "${ucx_env};RIVET_RATOMIC=auto" ucx_transport atomics)
+  ucx_run(ucx_transport_atomics 3 "${ucx_env};RIVET_RATOMIC=auto" ucx_transport atomics)
+  foreach(t ratomic_ops ratomic_hotspot ratomic_flags ratomic_threads)
+    ucx_run(ucx_${t} 2 "${ucx_env};RIVET_RATOMIC=auto" ${t})
+  endforeach()
   # a rank dies mid-job: the job ends, naming it (rivetrun's report or ucx's own)
   add_test(NAME ucx_transport_death_np2
            COMMAND ${RIVET_EXPECT} "rank 1 .*(killed|unreachable|SIGKILL)"

@@ -8,6 +8,10 @@
  *   ucx_transport regreuse   puts and gets of many sizes from and into the same out-of-segment
  *                     buffers, hundreds of times, every byte read back: no ucp_mem_map per
  *                     operation (segments are mapped once; UCX registers local memory itself)
+ *   ucx_transport atomics    RIVET_RATOMIC=auto: a U64 and an I32 domain of integer ops UCP
+ *                     has are native (rv_ratomic_query), every rank's FADDs to rank 0's word add
+ *                     up exactly, SUB/CAS/FCAS/SWAP/GET/AND/XOR give exact results, the
+ *                     transport counted the atomics; a domain with MULT is not native
  *   ucx_transport death      rank 1 dies (SIGKILL) while rank 0 keeps sending it AMs and puts:
  *                     the job must end (never hang) with a message naming rank 1
  * Built without UCX, it exits 77 (skipped). */
@@ -21,6 +25,8 @@ int main(void)
 }
 #else
 #include "transport/ucx/ucx_stats.h"
+#include "ratomic/ratomic_int.h"
+#include <gasnet_ratomic.h>
 
 #include <signal.h>
 #include <stdlib.h>
@@ -126,6 +132,82 @@ static void test_regreuse(void)
     free(back);
 }
 
+#define INT_OPS (GEX_OP_ADD | GEX_OP_FADD | GEX_OP_SUB | GEX_OP_INC | GEX_OP_CAS | GEX_OP_FCAS | \
+                 GEX_OP_GET | GEX_OP_SET | GEX_OP_SWAP | GEX_OP_AND | GEX_OP_XOR)
+
+static int is_native(gex_DT_t dt, gex_OP_t ops)
+{
+    const char *impl = rv_ratomic_query(rvt_tm, dt, ops, 0);
+    RVT_CHECK(impl != NULL, "not a valid domain");
+    return strstr(impl, "ucp_atomic") != NULL;
+}
+
+static uint64_t op64(gex_AD_t ad, void *w, gex_OP_t op, uint64_t a, uint64_t b)
+{
+    uint64_t r = 0;
+    gex_Event_Wait(gex_AD_OpNB_U64(ad, &r, 0, w, op, a, b, 0));
+    return r;
+}
+
+static int32_t op32(gex_AD_t ad, void *w, gex_OP_t op, int32_t a, int32_t b)
+{
+    int32_t r = 0;
+    gex_Event_Wait(gex_AD_OpNB_I32(ad, &r, 0, w, op, a, b, 0));
+    return r;
+}
+
+static void test_atomics(void)
+{
+    RVT_CHECK(is_native(GEX_DT_U64, INT_OPS) && is_native(GEX_DT_I32, INT_OPS),
+              "integer domains UCP has every op of are not native");
+    RVT_CHECK(!is_native(GEX_DT_U64, INT_OPS | GEX_OP_MULT), "a domain with MULT is native");
+    gex_AD_t ad, ad32;
+    gex_AD_Create(&ad, rvt_tm, GEX_DT_U64, INT_OPS, 0);
+    gex_AD_Create(&ad32, rvt_tm, GEX_DT_I32, INT_OPS, 0);
+    uint64_t *w = rvt_seg_addr(0, 0);
+    int32_t *w32 = (int32_t *)rvt_seg_addr(0, 64);
+    if (rvt_me == 0) {
+        *(uint64_t *)gex_Segment_QueryAddr(rvt_seg) = 0;
+        ((int32_t *)gex_Segment_QueryAddr(rvt_seg))[16] = 0;
+    }
+    rvt_barrier();
+    rv_ucx_stats_t a = stats();
+    uint64_t seen_max = 0;
+    for (int i = 0; i < 300; i++) {
+        uint64_t old = op64(ad, w, GEX_OP_FADD, 1, 0);
+        if (old > seen_max) seen_max = old;
+        op32(ad32, w32, GEX_OP_SUB, 3, 0);
+    }
+    rvt_barrier();
+    uint64_t total = op64(ad, w, GEX_OP_GET, 0, 0);
+    int32_t t32 = op32(ad32, w32, GEX_OP_GET, 0, 0);
+    RVT_CHECK(total == 300u * rvt_n, "FADD total %llu, expected %u", (unsigned long long)total,
+              300u * rvt_n);
+    RVT_CHECK(t32 == -900 * (int32_t)rvt_n, "I32 SUB total %d, expected %d", t32, -900 * (int)rvt_n);
+    RVT_CHECK(seen_max < total, "a fetched value %llu was never the word's",
+              (unsigned long long)seen_max);
+    rvt_barrier();
+    if (rvt_me == 0) {
+        uint64_t big = 0xF0F0F0F0F0F0F0F0ull;
+        op64(ad, w, GEX_OP_SET, big, 0);
+        RVT_CHECK(op64(ad, w, GEX_OP_FCAS, 1, 2) == big, "FCAS miss");
+        RVT_CHECK(op64(ad, w, GEX_OP_FCAS, big, 7) == big, "FCAS hit");
+        RVT_CHECK(op64(ad, w, GEX_OP_SWAP, 12, 0) == 7, "SWAP");
+        op64(ad, w, GEX_OP_AND, 10, 0);
+        op64(ad, w, GEX_OP_XOR, 1, 0);
+        RVT_CHECK(op64(ad, w, GEX_OP_GET, 0, 0) == 9, "AND, XOR");
+        op32(ad32, w32, GEX_OP_SET, -5, 0);
+        op32(ad32, w32, GEX_OP_CAS, -5, -70000);
+        RVT_CHECK(op32(ad32, w32, GEX_OP_GET, 0, 0) == -70000, "I32 CAS");
+    }
+    rvt_barrier();
+    rv_ucx_stats_t b = stats();
+    RVT_CHECK(b.amos - a.amos >= 602, "%llu native atomics counted",
+              (unsigned long long)(b.amos - a.amos));
+    gex_AD_Destroy(ad);
+    gex_AD_Destroy(ad32);
+}
+
 static void test_death(void)
 {
     uint8_t *src = calloc(1, 64 * KIB);
@@ -153,12 +235,13 @@ int main(int argc, char **argv)
         {H_PING, (gex_AM_Fn_t)ping_handler, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "ping"},
     };
     RVT_OK(gex_EP_RegisterHandlers(rvt_ep, tab, 3));
-    RVT_CHECK(rvt_n % 2 == 0, "needs an even number of ranks");
-    peer = rvt_me ^ 1;
+    RVT_CHECK(rvt_n % 2 == 0 || !strcmp(mode, "atomics"), "needs an even number of ranks");
+    peer = (rvt_me ^ 1) % rvt_n;
     (void)stats();
     if (!strcmp(mode, "amlong")) test_amlong(argc > 2 ? argv[2] : "reassembly");
     else if (!strcmp(mode, "regreuse")) test_regreuse();
     else if (!strcmp(mode, "death")) test_death();
+    else if (!strcmp(mode, "atomics")) test_atomics();
     else RVT_FAIL("unknown mode %s", mode);
     return rvt_done("ucx_transport");
 }

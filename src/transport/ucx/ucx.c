@@ -99,7 +99,9 @@ static int rv_ucx_setup(rv_ucx_t *u)
     ucp_params_t p = {
         .field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED,
-        .features = UCP_FEATURE_AM | (rv_cfg.UCX_RDMA ? UCP_FEATURE_RMA : 0),
+        .features = UCP_FEATURE_AM | (rv_cfg.UCX_RDMA ? UCP_FEATURE_RMA : 0) |
+                    (rv_cfg.UCX_RDMA && !strcmp(rv_cfg.RATOMIC, "auto")
+                         ? UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 : 0),
         .estimated_num_eps = u->size,
         .mt_workers_shared = 0,
     };
@@ -125,6 +127,7 @@ static int rv_ucx_setup(rv_ucx_t *u)
         return -1;
     }
     u->rma = rv_cfg.UCX_RDMA;
+    u->amo = u->rma && (p.features & UCP_FEATURE_AMO64) != 0;
     return 0;
 }
 
@@ -219,11 +222,13 @@ static int rv_ucx_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     unsigned maj, min, rel;
     ucp_get_version(&maj, &min, &rel);
     rv_verbose(1, "ucx: UCX %u.%u.%u, RDMA device %s, UCX_TLS=%s, RMA %s, %u send buffers, "
-               "peer failure detection %s", maj, min, rel, u->rdma_dev[0] ? u->rdma_dev : "none",
+               "peer failure detection %s, native atomics %s", maj, min, rel, u->rdma_dev[0] ? u->rdma_dev : "none",
                getenv("UCX_TLS") ? getenv("UCX_TLS") : "(default)",
                u->rma ? "on (ucp_put_nbx/ucp_get_nbx, remote completion by endpoint flush)" : "off",
                RV_UCX_NSEND, u->no_err_mode ? "off for some peers (their UCX transports have none)"
-                                            : "on");
+                                            : "on",
+               u->amo ? "on (integer ADD/AND/OR/XOR/SWAP/CSWAP, bit-pattern ops on floats)"
+                      : "off");
     lim->max_msg = RV_UCX_MAX_MSG;
     lim->max_seg_local = rv_ucx_seg_limit(job);
     if (u->rma) {
@@ -290,6 +295,7 @@ const rv_tp_desc_t rv_tp_ucx_desc = {
     .seg_attach = rv_ucx_seg_attach,
     .close = rv_ucx_close,
     .ops = &rv_ucx_ops,
+    .atomics = rv_ucx_amo_native,
     .seg_register = rv_ucx_seg_register,
     .seg_peer = rv_ucx_seg_peer,
 };

@@ -64,6 +64,10 @@ typedef struct rv_ucx_rop {
     uint8_t            imm_chan;/* put with immediate data: 1 + channel (0: none) */
     uint32_t           imm;
     ucs_status_t       status;
+    struct rv_amo_op  *amo;     /* a native atomic: the ratomic record to complete */
+    uint64_t           operand; /* its operand and result (UCX reads and writes them) */
+    uint64_t           result;
+    uint8_t            amo_size;
 } rv_ucx_rop_t;
 
 /* Per peer: endpoint, remote segments, and puts waiting for their remote completion (a
@@ -88,6 +92,7 @@ typedef struct rv_ucx {
     ucp_worker_h    worker;
     rv_ucx_peer_t  *peers;        /* [size] */
     int             rma;          /* put/get by UCP RMA */
+    int             amo;          /* native atomics offered (UCP_FEATURE_AMO32/64) */
     unsigned        no_err_mode;  /* endpoints without peer failure detection */
     char            rdma_dev[64]; /* the RDMA device UCX found (empty: none) */
     /* sends */
@@ -134,6 +139,12 @@ typedef struct rv_ucx {
 _Noreturn void rv_ucx_peer_lost(rv_ucx_t *u, gex_Rank_t peer, ucs_status_t st, const char *what);
 /* Progresses the worker once (no delivery): for blocking waits inside the transport. */
 void rv_ucx_progress(rv_ucx_t *u);
+
+/* ucx_amo.c: native atomics (ucp_atomic_op_nbx). */
+const struct rv_ratomic_native *rv_ucx_amo_native(void *priv);
+void rv_ucx_amo_complete(rv_ucx_rop_t *op); /* from poll */
+rv_ucx_rop_t *rv_ucx_rop_take(rv_ucx_t *u);  /* an operation slot, or NULL */
+void rv_ucx_rop_finish(rv_ucx_t *u, rv_ucx_rop_t *op); /* queue for the next poll */
 
 /* ucx_msg.c */
 int  rv_ucx_msg_open(rv_ucx_t *u);

@@ -254,6 +254,13 @@ int rv_ucx_seg_register(void *priv, unsigned seg, void *addr, uintptr_t size, ui
     memcpy(slot + sizeof s, kb, klen);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     memcpy(slot, &s, sizeof s);
+    /* native atomics reach this rank's own primordial segment through UCX too */
+    if (!seg) {
+        rv_ucx_peer_t *me = &u->peers[u->me];
+        if (me->rkey) ucp_rkey_destroy(me->rkey);
+        if (ucp_ep_rkey_unpack(me->ep, kb, &me->rkey) != UCS_OK) me->rkey = NULL;
+        me->base = (uint64_t)(uintptr_t)addr;
+    }
     ucp_rkey_buffer_release(kb);
     *key = (uint64_t)s.gen << 32 | klen;
     return 0;
@@ -307,13 +314,19 @@ unsigned rv_ucx_seg_peer(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t ba
     return RV_SEG_RDMA;
 }
 
-static rv_ucx_rop_t *rv_ucx_rop_get(rv_ucx_t *u)
+rv_ucx_rop_t *rv_ucx_rop_take(rv_ucx_t *u)
 {
     pthread_spin_lock(&u->rlock);
     rv_ucx_rop_t *op = u->rfree;
     if (op) u->rfree = op->next;
     pthread_spin_unlock(&u->rlock);
     return op;
+}
+
+static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last);
+void rv_ucx_rop_finish(rv_ucx_t *u, rv_ucx_rop_t *op)
+{
+    rv_ucx_rop_done(u, op, op);
 }
 
 static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last)
@@ -332,7 +345,7 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
 {
     rv_ucx_peer_t *p = &u->peers[peer];
     if (__builtin_expect(p->dead != 0, 0)) rv_ucx_peer_lost(u, peer, p->dead, "put");
-    rv_ucx_rop_t *op = rv_ucx_rop_get(u);
+    rv_ucx_rop_t *op = rv_ucx_rop_take(u);
     if (!op) return RV_TP_AGAIN;
     ucp_request_param_t prm = { .op_attr_mask = 0 };
     ucs_status_ptr_t r = ucp_put_nbx(p->ep, local, nbytes, remote, rkey, &prm);
@@ -342,6 +355,7 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
             op->events = 0;
             op->imm_chan = 0;
             op->is_get = 1;
+            op->amo = NULL;
             rv_ucx_rop_done(u, op, op);
             return RV_TP_AGAIN;
         }
@@ -351,6 +365,7 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
     if (later) ucp_request_free(r); /* the endpoint's flush covers it */
     op->c = c;
     op->peer = peer;
+    op->amo = NULL;
     op->is_get = 0;
     op->imm_chan = (flags & RV_TP_PUT_IMM_FLAG) ? (uint8_t)(1 + (flags & 1)) : 0;
     op->imm = imm;
@@ -398,10 +413,11 @@ static int rv_ucx_get_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, void *l
 {
     rv_ucx_peer_t *p = &u->peers[peer];
     if (__builtin_expect(p->dead != 0, 0)) rv_ucx_peer_lost(u, peer, p->dead, "get");
-    rv_ucx_rop_t *op = rv_ucx_rop_get(u);
+    rv_ucx_rop_t *op = rv_ucx_rop_take(u);
     if (!op) return RV_TP_AGAIN;
     op->c = c;
     op->peer = peer;
+    op->amo = NULL;
     op->is_get = 1;
     op->imm_chan = 0;
     op->events = RV_TP_EV_LOCAL | RV_TP_EV_REMOTE;
@@ -492,7 +508,14 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
     pthread_spin_unlock(&u->rlock);
     while (op) {
         rv_ucx_rop_t *next = op->next;
-        if (op->is_get && op->status != UCS_OK) rv_ucx_peer_lost(u, op->peer, op->status, "get");
+        if (op->is_get && op->status != UCS_OK)
+            rv_ucx_peer_lost(u, op->peer, op->status, op->amo ? "atomic" : "get");
+        if (op->amo) { /* the slot goes back first: completing may free the record */
+            rv_ucx_amo_complete(op);
+            n++;
+            op = next;
+            continue;
+        }
         if (op->imm_chan) {
             if (rv_ucx_send_imm(u, op->peer, op->imm_chan - 1u, op->imm) != 0) {
                 /* no send buffer now: this and the rest wait for the next poll */

@@ -16,6 +16,7 @@ typedef struct rv_ucx_stats {
     uint64_t flushes;      /* endpoint flushes issued (remote completion of puts) */
     uint64_t flushed_puts; /* RDMA operations reported complete */
     uint64_t imm_sent;     /* immediate values sent after a put's flush (AM Long reassembly) */
+    uint64_t amos;         /* native atomics issued */
     uint64_t mem_maps;     /* ucp_mem_map calls (segments, the key directory) */
 } rv_ucx_stats_t;
 
