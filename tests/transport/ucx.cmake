@@ -27,6 +27,15 @@ if(RIVET_HAVE_UCX)
   foreach(t ratomic_ops ratomic_hotspot ratomic_flags ratomic_threads)
     ucx_run(ucx_${t} 2 "${ucx_env};RIVET_RATOMIC=auto" ${t})
   endforeach()
+  # two (fake) hosts through rivetrun's remote spawn; UCX_* forwarded to the remote ranks
+  foreach(t am_args rma_val)
+    add_test(NAME ucx_multihost_${t}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/ucx_multihost.sh $<TARGET_FILE:rivetrun>
+                     ${PROJECT_SOURCE_DIR}/tests/boot/fake_ssh.sh $<TARGET_FILE:${t}>)
+    set_tests_properties(ucx_multihost_${t} PROPERTIES TIMEOUT ${RIVET_OFI_TIMEOUT}
+                         LABELS "api;boot;transport;ucx"
+                         ENVIRONMENT "RIVET_TEST_JOB_TIMEOUT=${RIVET_OFI_JOB_TIMEOUT}")
+  endforeach()
   # a rank dies mid-job: the job ends, naming it (rivetrun's report or ucx's own)
   add_test(NAME ucx_transport_death_np2
            COMMAND ${RIVET_EXPECT} "rank 1 .*(killed|unreachable|SIGKILL)"

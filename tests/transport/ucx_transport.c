@@ -89,6 +89,8 @@ static void test_amlong(const char *proto)
     RVT_CHECK(!bad, "a handler saw an incomplete payload (see above)");
     RVT_CHECK(b.puts - a.puts >= (uint64_t)rdma, "%d Long payloads over 8 KiB, %llu UCP puts",
               rdma, (unsigned long long)(b.puts - a.puts));
+    RVT_CHECK(b.recv_held > a.recv_held, "no message was delivered in UCX's own buffer "
+              "(%llu copied)", (unsigned long long)(b.recv_copied - a.recv_copied));
     if (!strcmp(proto, "reassembly"))
         RVT_CHECK(b.imm_sent - a.imm_sent >= (uint64_t)rdma, "reassembly: %d RDMA Longs, %llu "
                   "immediate values sent", rdma, (unsigned long long)(b.imm_sent - a.imm_sent));
