@@ -36,6 +36,13 @@ if(RIVET_HAVE_UCX)
                          LABELS "api;boot;transport;ucx"
                          ENVIRONMENT "RIVET_TEST_JOB_TIMEOUT=${RIVET_OFI_JOB_TIMEOUT}")
   endforeach()
+  # a crash over ucx is reported as a crash (libucs's crash-signal handlers removed at init)
+  add_test(NAME ucx_core_crash_np2
+           COMMAND sh ${PROJECT_SOURCE_DIR}/tests/core/exit_code.sh 139 5
+                   $<TARGET_FILE:rivetrun> --timeout 20 -n 2 $<TARGET_FILE:core_err> crash)
+  set_tests_properties(ucx_core_crash_np2 PROPERTIES TIMEOUT 60 LABELS "transport;ucx;fault"
+                       ENVIRONMENT "${ucx_env}"
+                       PASS_REGULAR_EXPRESSION "rank 0 .*killed by signal SIGSEGV.*exit_code.sh: ok")
   # a rank dies mid-job: the job ends, naming it (rivetrun's report or ucx's own)
   add_test(NAME ucx_transport_death_np2
            COMMAND ${RIVET_EXPECT} "rank 1 .*(killed|unreachable|SIGKILL)"
