@@ -16,7 +16,7 @@ usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
   --no-build     do not build (the bench targets must exist)
   --no-install   never call apt-get, only print what is missing
   --np N         ranks per job (default 2)
-  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,vis); default all
+  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,ucx,vis); default all
 Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300).
 Output: <build-dir>/bench/results.json (one JSON object per line), report.md, *.png,
         runs.tsv (every program run with its exit status), peers.tsv, meta.tsv, logs/.
@@ -326,10 +326,12 @@ ucx_one() {
     local t=$1 s=$2 n=$3 bench=$4 variant=$5 factor=$6 kind=$7 round=$8
     UCX_PORT=$((UCX_PORT + 1))
     local logf="$LOGS/ucx-$t-$s-r$round.log" t0; t0=$(date +%s.%N)
-    UCX_TLS=sm,self timeout 60 ucx_perftest -p "$UCX_PORT" >"$logf.server" 2>&1 &
+    local tls=${UCX_ONE_TLS:-sm,self} sys=${UCX_ONE_SYSTEM:-ucx} grp=${UCX_ONE_GROUP:-ucx}
+    logf="$LOGS/$sys-$t-$s-r$round.log"
+    UCX_TLS=$tls timeout 60 ucx_perftest -p "$UCX_PORT" >"$logf.server" 2>&1 &
     local spid=$!
     sleep 0.3
-    UCX_TLS=sm,self timeout 60 ucx_perftest 127.0.0.1 -p "$UCX_PORT" -t "$t" -s "$s" -n "$n" \
+    UCX_TLS=$tls timeout 60 ucx_perftest 127.0.0.1 -p "$UCX_PORT" -t "$t" -s "$s" -n "$n" \
         -w $((n / 10 + 1)) >"$logf" 2>&1
     local rc=$?
     kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
@@ -338,15 +340,16 @@ ucx_one() {
     local line; line=$(grep -m1 '^Final:' "$logf")
     if [ -z "$line" ]; then
         local why; why=$(grep -m1 -iE 'error|fail' "$logf" | cut -c1-160 | tr '\t' ' ')
-        printf 'ucx\t%s\t%s\texit %s\t%s\t%s\n' "$t-$s" "$round" "$rc" "no result; $why" "$secs" >>"$RUNS"
+        printf '%s\t%s\t%s\texit %s\t%s\t%s\n' "$sys" "$t-$s" "$round" "$rc" "no result; $why" "$secs" >>"$RUNS"
         return
     fi
-    echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 -v r="$round" '{
+    echo "$line" | awk -v b="$bench" -v v="$variant" -v f="$factor" -v k="$kind" -v s="$s" -v np=2 -v r="$round" \
+        -v sys="$sys" -v g="$grp" '{
         val = (k == "lat") ? $5 * f : $7 * 1.048576 * f;   # perftest MB/s are MiB/s
         unit = (k == "lat") ? "us" : "MB/s"; metric = (k == "lat") ? "latency" : "bandwidth";
-        printf "{\"benchmark\":\"%s\",\"system\":\"ucx\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g],\"round\":%d,\"group\":\"ucx\"}\n",
-               b, np, s, metric, val, unit, v, val, val, val, val, $2, val, r }' >>"$RESULTS"
-    printf 'ucx\t%s\t%s\tok\t\t%s\n' "$t-$s" "$round" "$secs" >>"$RUNS"
+        printf "{\"benchmark\":\"%s\",\"system\":\"%s\",\"ranks\":%d,\"size\":%d,\"metric\":\"%s\",\"value\":%.6g,\"unit\":\"%s\",\"trials\":1,\"variant\":\"%s\",\"median\":%.6g,\"min\":%.6g,\"max\":%.6g,\"best\":%.6g,\"iters\":%d,\"samples\":[%.6g],\"round\":%d,\"group\":\"%s\"}\n",
+               b, sys, np, s, metric, val, unit, v, val, val, val, val, $2, val, r, g }' >>"$RESULTS"
+    printf '%s\t%s\t%s\tok\t\t%s\n' "$sys" "$t-$s" "$round" "$secs" >>"$RUNS"
 }
 ucx_peer() { # group round
     [ -n "${PEER_CMD[ucx]:-}" ] || return 0
@@ -359,6 +362,30 @@ ucx_peer() { # group round
                  ucx_one ucp_get "$s" "$n" get_bw ucp_get 1 bw "$round" ;;
             am)  [ "$s" -le 65536 ] && ucx_one ucp_am_lat "$s" "$n" am_medium_rtt ucp_am_lat_x2 2 lat "$round" ;;
         esac
+    done
+}
+
+# The ucx transport between 2 ranks on this host over UCX_TLS=tcp with RIVET_PSHM=0
+# ("rivet-ucx"), next to ucx_perftest on the same TLS ("ucx-tcp": ucp_am_lat, ucp_put_lat,
+# ucp_put_bw, ucp_get). Numbers and ratios: docs/benchmarks.md, "ucx transport".
+rivet_ucx() { # group round program args...
+    local group=$1 round=$2; shift 2
+    run rivet-ucx "$group" "$round" "UCX_TLS=tcp" env RIVET_PSHM=0 RIVET_TRANSPORT=ucx UCX_TLS=tcp \
+        "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-ucx "${COMMON[@]}" "${@:2}"
+}
+ucx_tcp_peer() { # round
+    command -v ucx_perftest >/dev/null || return 0
+    local round=$1 s n
+    for s in 8 4096 65536 1048576; do
+        n=$(( s <= 8 ? 5000 : (s <= 65536 ? 1000 : 100) ))
+        UCX_ONE_TLS=tcp UCX_ONE_SYSTEM=ucx-tcp UCX_ONE_GROUP=ucx \
+            ucx_one ucp_put_lat "$s" "$n" put_latency pingpong_half_rtt 1 lat "$round"
+        UCX_ONE_TLS=tcp UCX_ONE_SYSTEM=ucx-tcp UCX_ONE_GROUP=ucx \
+            ucx_one ucp_put_bw "$s" "$n" put_bw ucp_put_bw 1 bw "$round"
+        UCX_ONE_TLS=tcp UCX_ONE_SYSTEM=ucx-tcp UCX_ONE_GROUP=ucx \
+            ucx_one ucp_get "$s" "$n" get_bw ucp_get 1 bw "$round"
+        [ "$s" -le 4096 ] && UCX_ONE_TLS=tcp UCX_ONE_SYSTEM=ucx-tcp UCX_ONE_GROUP=ucx \
+            ucx_one ucp_am_lat "$s" "$n" am_short_rtt ucp_am_lat_x2 2 lat "$round"
     done
 }
 
@@ -432,6 +459,14 @@ for ((r = 1; r <= ROUNDS; r++)); do
         # remote atomics over ofi: auto (the transport's native atomics when the provider has
         # them, else the AM reference over ofi) and ref (RIVET_RATOMIC=ref)
         for cfg in auto ref; do rivet_ofi_amo "$r" "$cfg"; done
+    fi
+
+    if want ucx && grep -q rv_tp_ucx_desc "$BUILD/librivet.so" 2>/dev/null && [ "$r" -le 2 ]; then
+        log "round $r/$ROUNDS: network transport (ucx, UCX_TLS=tcp) and ucx_perftest"
+        UCX_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && UCX_SIZES=(--max-size 4K)
+        rivet_ucx ucx "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk,get_bw "${UCX_SIZES[@]}"
+        rivet_ucx ucx-am "$r" bench_am --only am_short_rtt --scale 0.1
+        [ "$PEERS" = 1 ] && ucx_tcp_peer "$r"
     fi
 
   if want vis; then

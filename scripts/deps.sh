@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/deps.sh: installs the Debian packages Rivet needs that are missing.
 # usage: scripts/deps.sh [--test] [--bench] [--clang]
-#   (no option)  build: cmake make gcc pkg-config python3 libfabric-dev (ofi), libpmix-dev
+#   (no option)  build: cmake make gcc pkg-config python3 libfabric-dev (ofi), libucx-dev (ucx), libpmix-dev
 #                (PMIx bootstrap)
 #   --test       also what the test suite runs under: openmpi-bin and munge slurmctld slurmd
 #                slurm-client (the PMIx tests run under mpirun and a private one-node Slurm)
@@ -12,7 +12,7 @@
 # As root (or with password-less sudo) it runs apt-get; otherwise it prints the command
 # to run and exits 1. Nothing missing: one dpkg-query call, no output, exit 0.
 set -eu
-pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libpmix-dev"
+pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libucx-dev libpmix-dev"
 for a in "$@"; do
     case $a in
         # Open MPI and MPICH co-install on Debian 12 (mpicc/mpirun are alternatives;

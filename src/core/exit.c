@@ -47,13 +47,15 @@ static void rv_exit_sigterm(int sig)
 
 /* Whether the current handler of sig was installed by a network library we link, not by the
  * client: libinfinipath (loaded with libfabric's psm provider) catches SIGINT, SIGTERM and
- * every crash signal at load time and calls exit(1), which would hide how a rank ended. */
+ * every crash signal at load time and calls exit(1), which would hide how a rank ended; UCX's
+ * libucs catches the crash signals at load time (UCX_ERROR_SIGNALS) and exits 1 likewise. */
 static int rv_exit_foreign(const struct sigaction *old)
 {
     if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) return 0;
     Dl_info di;
     void *fn = (old->sa_flags & SA_SIGINFO) ? (void *)old->sa_sigaction : (void *)old->sa_handler;
-    return dladdr(fn, &di) && di.dli_fname && strstr(di.dli_fname, "libinfinipath");
+    return dladdr(fn, &di) && di.dli_fname &&
+           (strstr(di.dli_fname, "libinfinipath") || strstr(di.dli_fname, "libucs"));
 }
 
 /* Installs fn (SIG_DFL: restores the default) where the signal has its default action or a

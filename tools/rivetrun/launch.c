@@ -159,7 +159,9 @@ static int rv_run_build_spec(rv_run_job_t *job, rv_run_remote_t *rm)
     RV_STR(cwd);
     for (char **e = environ; *e; e++) {
         const char *v = *e;
-        if (strncmp(v, "RIVET_", 6) && strncmp(v, "GASNET_", 7) && strncmp(v, "FI_", 3)) continue;
+        if (strncmp(v, "RIVET_", 6) && strncmp(v, "GASNET_", 7) && strncmp(v, "FI_", 3) &&
+            strncmp(v, "UCX_", 4))
+            continue;
         if (!strncmp(v, "RIVET_BOOT_", 11) || !strncmp(v, "RIVET_HOSTNAME=", 15)) continue;
         RV_STR(v);
         nenv++;

@@ -274,10 +274,10 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
     return 0;
 }
 
-/* Collective: endpoint names go around by a bootstrap allgather into the AV. */
 /* The open instance (for rv_ofi_stats), or NULL. */
 static rv_ofi_t *rv_ofi_inuse;
 
+/* Collective: endpoint names go around by a bootstrap allgather into the AV. */
 static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
 {
     rv_ofi_t *o = priv;
