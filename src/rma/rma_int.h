@@ -4,6 +4,7 @@
 #define RV_RMA_INT_H
 
 #include "core/core.h"
+#include "core/slist.h"
 #include "event/event.h"
 
 /* One Put or Get in flight (reference path, or native RDMA through the transport). The root completes when every
@@ -24,7 +25,7 @@ typedef struct rv_rma_op {
     char             *bounce;     /* malloc'd copy a deferred GEX_EVENT_NOW Put sends from */
     uintptr_t         remote;     /* address in the target's segment */
     size_t            nbytes, off, chunk;
-    struct rv_rma_op *next;       /* pool or deferred-injection list */
+    rv_slink_t        link;       /* pool or deferred-injection list */
     rv_tp_cmpl_t      cmpl;       /* native path: the transport reports events here */
 } rv_rma_op_t;
 
@@ -53,13 +54,25 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx
                                  uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                                  gex_Flags_t flags);
 
-/* One chunk's remote completion; the last one completes the operation (rma_ref.c). */
-void rv_rma_chunk_done(rv_rma_op_t *op);
-
 /* True once the op's local completion has happened. */
 static inline int rv_rma_lc_done(rv_rma_op_t *op)
 {
     return atomic_load_explicit(&op->lc_pending, memory_order_acquire) == 0;
+}
+
+/* One chunk's remote completion (an acknowledged or answered AM chunk, or a transport's
+ * RV_TP_EV_REMOTE), or the injection reference dropped: the last one completes the operation. */
+static inline void rv_rma_chunk_done(rv_rma_op_t *op)
+{
+    /* Read before the count drops: once it is 0 another thread may sync an NB op and
+     * recycle it. An NBI op is only ever freed here. */
+    rv_nbi_set_t *nbi = op->nbi;
+    int ec = op->is_get ? RV_EC_GET : RV_EC_PUT;
+    if (atomic_fetch_sub_explicit(&op->pending, 1, memory_order_acq_rel) != 1) return;
+    if (nbi) {
+        rv_nbi_done(nbi, ec);
+        rv_rma_op_free(op);
+    }
 }
 
 void rv_rma_init(void);

@@ -3,7 +3,6 @@
  * the address exchange, and the descriptor. Messages are in ofi_msg.c, flow control in
  * ofi_credit.c, RDMA in ofi_rma.c. See README.md in this folder for the design and its limits. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
 #include "core/core.h"
 #include "boot/boot.h"
 
@@ -265,8 +264,7 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
     for (int i = RV_OFI_NSEND - 1; i >= 0; i--) {
         o->sbufs[i].ctx.kind = RV_OFI_CTX_SEND;
         o->sbufs[i].data = o->spool + (size_t)i * o->bufsz;
-        o->sbufs[i].next = o->sfree;
-        o->sfree = &o->sbufs[i];
+        rv_flist_put(&o->sfree, &o->sbufs[i].link);
     }
     rv_ofi_recv_post_all(o);
     if (rv_ofi_credit_open(o) != 0) return -1;

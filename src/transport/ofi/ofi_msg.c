@@ -4,7 +4,6 @@
  * back to back, re-posted once every message in them is handled), the stash of Requests that
  * cannot run yet, and the completion-queue poll. See README.md for the design. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -15,19 +14,13 @@
 
 static inline rv_ofi_sbuf_t *rv_ofi_sbuf_get(rv_ofi_t *o)
 {
-    rv_shm_lock(&o->slock);
-    rv_ofi_sbuf_t *b = o->sfree;
-    if (b) o->sfree = b->next;
-    rv_shm_unlock(&o->slock);
-    return b;
+    rv_slink_t *l = rv_flist_get(&o->sfree);
+    return l ? rv_container_of(l, rv_ofi_sbuf_t, link) : NULL;
 }
 
 static inline void rv_ofi_sbuf_put(rv_ofi_t *o, rv_ofi_sbuf_t *b)
 {
-    rv_shm_lock(&o->slock);
-    b->next = o->sfree;
-    o->sfree = b;
-    rv_shm_unlock(&o->slock);
+    rv_flist_put(&o->sfree, &b->link);
 }
 
 /* The send buffer reserved for the Reply of the Request handler running on this thread,

@@ -3,7 +3,6 @@
  * buffers, the choice of a local descriptor, remote completion (delivery-complete writes, a
  * read per write, or one flush read per peer), and RDMA completions. */
 #include "transport/ofi/ofi_int.h"
-#include "transport/shm/shm_ring.h" /* rv_shm_lock/unlock: a tiny spinlock */
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -16,8 +15,7 @@ int rv_ofi_rma_open(rv_ofi_t *o)
     if (!o->rops) return -1;
     for (int i = RV_OFI_NROP - 1; i >= 0; i--) {
         o->rops[i].ctx.kind = RV_OFI_CTX_RMA;
-        o->rops[i].next = o->rfree;
-        o->rfree = &o->rops[i];
+        rv_flist_put(&o->rfree, &o->rops[i].link);
     }
     size_t bs = (size_t)rv_cfg.OFI_BOUNCE;
     o->bsize = bs ? (bs + 63) & ~(size_t)63 : 0;
@@ -73,41 +71,36 @@ void rv_ofi_rma_close(rv_ofi_t *o)
     free(o->rops);
     o->bmr = o->ropmr = NULL;
     o->bpool = NULL;
-    o->rops = o->rfree = NULL;
+    o->rops = NULL;
+    o->rfree.head = NULL;
     o->bnfree = 0;
 }
 
 static inline rv_ofi_rop_t *rv_ofi_rop_get(rv_ofi_t *o)
 {
-    rv_shm_lock(&o->rlock);
-    rv_ofi_rop_t *op = o->rfree;
-    if (op) o->rfree = op->next;
-    rv_shm_unlock(&o->rlock);
-    return op;
+    rv_slink_t *l = rv_flist_get(&o->rfree);
+    return l ? rv_container_of(l, rv_ofi_rop_t, link) : NULL;
 }
 
 static inline void rv_ofi_rop_put(rv_ofi_t *o, rv_ofi_rop_t *op)
 {
-    rv_shm_lock(&o->rlock);
-    op->next = o->rfree;
-    o->rfree = op;
-    rv_shm_unlock(&o->rlock);
+    rv_flist_put(&o->rfree, &op->link);
 }
 
 static inline unsigned char *rv_ofi_bounce_get(rv_ofi_t *o)
 {
     unsigned char *b = NULL;
-    rv_shm_lock(&o->block);
+    rv_spin_lock(&o->block);
     if (o->bnfree) b = o->bfree[--o->bnfree];
-    rv_shm_unlock(&o->block);
+    rv_spin_unlock(&o->block);
     return b;
 }
 
 static inline void rv_ofi_bounce_put(rv_ofi_t *o, unsigned char *b)
 {
-    rv_shm_lock(&o->block);
+    rv_spin_lock(&o->block);
     o->bfree[o->bnfree++] = b;
-    rv_shm_unlock(&o->block);
+    rv_spin_unlock(&o->block);
 }
 
 static inline int rv_ofi_in_seg(const rv_ofi_t *o, const void *p, size_t n)
