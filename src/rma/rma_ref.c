@@ -71,41 +71,18 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
                               uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                               gex_Flags_t flags)
 {
-    int lc_group = lc == RV_LC_GROUP, want_leaf = lc == RV_LC_LEAF;
-    rv_rma_op_t *op = rv_rma_op_alloc();
-    op->is_get = (uint8_t)is_get;
-    op->has_leaf = (uint8_t)want_leaf;
-    op->jr = jr;
-    op->epidx = epidx;
-    op->local = local;
-    op->remote = remote;
-    op->nbytes = nbytes;
-    op->off = 0;
-    op->chunk = is_get || epidx ? rv_am_max_medium() : rv_am_max_long(jr);
+    size_t chunk = is_get || epidx ? rv_am_max_medium() : rv_am_max_long(jr);
     /* Under IMMEDIATE a Put chunk must travel inside its message: a larger Long payload is
      * copied into the mapped target segment before the send, which then waits for room, so a
      * refused chunk would leave data behind and block (here, or in the progress hook). */
-    if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && op->chunk > rv_am_max_medium())
-        op->chunk = rv_am_max_medium();
-    size_t nchunks = (nbytes + op->chunk - 1) / op->chunk;
-    atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
-    atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
-    /* NBI accounting starts before any chunk can complete (maybe on another thread). */
-    op->nbi = is_nbi ? rv_nbi_current() : NULL;
-    op->nbi_lc = (uint8_t)(is_nbi && lc_group);
-    if (op->nbi) {
-        rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-        if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
-    }
+    if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && chunk > rv_am_max_medium())
+        chunk = rv_am_max_medium();
+    rv_rma_op_t *op = rv_rma_op_start(is_get, jr, epidx, local, remote, nbytes, chunk, is_nbi, lc);
 
     gex_Flags_t imm = flags & GEX_FLAG_IMMEDIATE;
     if (!rv_rma_inject(op, imm)) {
         if (op->off == 0) { /* nothing sent: "no op" */
-            if (op->nbi) {
-                rv_nbi_done(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-                if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
-            }
-            rv_rma_op_free(op);
+            rv_rma_op_cancel(op);
             return RV_RMA_NO_OP;
         }
         if (lc == RV_LC_NOW) {
