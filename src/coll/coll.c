@@ -6,6 +6,7 @@
  * hook that advances every collective in flight from any wait. */
 #include "coll/coll_int.h"
 #include "am/am_int.h"
+#include "core/amargs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,9 @@ enum {
     A_TID,    /* team id */
     A_SEQ,    /* sequence number of the collective on that team */
     A_STEP,   /* step (low 16 bits) | kind << 16 */
-    A_OFFLO,  /* where the payload goes in the receiver's posted buffer */
+    A_OFFLO,  /* where the payload goes in the receiver's posted buffer (2 args) */
     A_OFFHI,
-    A_NBLO,   /* signature: per-rank bytes */
+    A_NBLO,   /* signature: per-rank bytes (2 args) */
     A_NBHI,
     A_ROOT,   /* signature: root */
     A_DT,     /* signature: data type */
@@ -225,11 +226,11 @@ static void rv_coll_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex
 {
     if (nargs != A_COUNT) rv_fatal("malformed collective message from jobrank %u", tok->src);
     uint32_t tid = (uint32_t)a[A_TID], seq = (uint32_t)a[A_SEQ], sw = (uint32_t)a[A_STEP];
-    uint64_t off = (uint64_t)(uint32_t)a[A_OFFLO] | (uint64_t)(uint32_t)a[A_OFFHI] << 32;
+    uint64_t off = rv_args_u64(a + A_OFFLO);
     struct rv_coll_sig sig = {
         .kind = sw >> 16,
         .root = (uint32_t)a[A_ROOT],
-        .nbytes = (uint64_t)(uint32_t)a[A_NBLO] | (uint64_t)(uint32_t)a[A_NBHI] << 32,
+        .nbytes = rv_args_u64(a + A_NBLO),
         .dt = (uint32_t)a[A_DT],
         .op = (uint32_t)a[A_OP],
     };
@@ -331,14 +332,12 @@ int rv_coll_pump(struct rv_coll_op *o)
                 [A_TID] = (gex_AM_Arg_t)o->tid,
                 [A_SEQ] = (gex_AM_Arg_t)o->seq,
                 [A_STEP] = (gex_AM_Arg_t)(s->step | o->sig.kind << 16),
-                [A_OFFLO] = (gex_AM_Arg_t)(uint32_t)off,
-                [A_OFFHI] = (gex_AM_Arg_t)(uint32_t)(off >> 32),
-                [A_NBLO] = (gex_AM_Arg_t)(uint32_t)o->sig.nbytes,
-                [A_NBHI] = (gex_AM_Arg_t)(uint32_t)(o->sig.nbytes >> 32),
                 [A_ROOT] = (gex_AM_Arg_t)o->sig.root,
                 [A_DT] = (gex_AM_Arg_t)o->sig.dt,
                 [A_OP] = (gex_AM_Arg_t)o->sig.op,
             };
+            rv_args_set_u64(args + A_OFFLO, off);
+            rv_args_set_u64(args + A_NBLO, o->sig.nbytes);
             if (rv_am_send_internal(s->jobrank, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_COLL, args,
                                     A_COUNT, n ? s->buf + o->curoff : NULL, n, NULL,
                                     GEX_FLAG_IMMEDIATE))

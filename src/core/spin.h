@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+typedef uint32_t rv_spin_t;
+
 static inline void rv_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -16,16 +18,18 @@ static inline void rv_cpu_relax(void)
 #endif
 }
 
-static inline void rv_spin_lock(uint32_t *l)
+static inline void rv_spin_lock(rv_spin_t *l)
 {
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
         while (__atomic_load_n(l, __ATOMIC_RELAXED)) rv_cpu_relax();
 }
-static inline int rv_spin_trylock(uint32_t *l)
+
+static inline int rv_spin_trylock(rv_spin_t *l)
 {
     return __atomic_load_n(l, __ATOMIC_RELAXED) == 0 &&
            __atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE) == 0;
 }
-static inline void rv_spin_unlock(uint32_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+static inline void rv_spin_unlock(rv_spin_t *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 
 #endif /* RV_SPIN_H */

@@ -4,6 +4,7 @@
  * operation records, and their completion (shared with a transport's native atomics). */
 #include "ratomic/ratomic_int.h"
 #include "am/am_int.h"
+#include "core/amargs.h"
 
 #include <stdlib.h>
 
@@ -111,17 +112,6 @@ void rv_ratomic_complete(rv_amo_op_t *o, uint64_t old)
 
 /* ---- the wire protocol ----------------------------------------------------------------- */
 
-static inline void rv_u64_args(gex_AM_Arg_t *a, uint64_t v)
-{
-    a[0] = (gex_AM_Arg_t)(uint32_t)v;
-    a[1] = (gex_AM_Arg_t)(uint32_t)(v >> 32);
-}
-
-static inline uint64_t rv_args_u64(const gex_AM_Arg_t *a)
-{
-    return (uint64_t)(uint32_t)a[0] | (uint64_t)(uint32_t)a[1] << 32;
-}
-
 /* Request args: record(2), target address(2), opcode, dt | strong << 8, operand1(2),
  * operand2(2). Reply args: record(2), old value(2). */
 #define RV_AMO_REQ_NARGS 10
@@ -131,12 +121,12 @@ int rv_ratomic_ref_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op,
                          uint64_t b, gex_Flags_t flags, rv_amo_op_t *o)
 {
     gex_AM_Arg_t args[RV_AMO_REQ_NARGS];
-    rv_u64_args(args, (uint64_t)(uintptr_t)o);
-    rv_u64_args(args + 2, (uint64_t)tgt);
+    rv_args_set_ptr(args, o);
+    rv_args_set_u64(args + 2, (uint64_t)tgt);
     args[4] = (gex_AM_Arg_t)op;
     args[5] = (gex_AM_Arg_t)(dt | ((flags & (GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL)) ? 0x100u : 0u));
-    rv_u64_args(args + 6, a);
-    rv_u64_args(args + 8, b);
+    rv_args_set_u64(args + 6, a);
+    rv_args_set_u64(args + 8, b);
     return rv_am_send_internal(jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_AMO, args, RV_AMO_REQ_NARGS,
                                NULL, 0, NULL, flags & GEX_FLAG_IMMEDIATE);
 }
@@ -164,7 +154,7 @@ static void rv_amo_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex_
                  "bound segment of this rank", tok->src, (void *)t, n);
     uint64_t old = fn((void *)t, op, rv_args_u64(a + 6), rv_args_u64(a + 8));
     gex_AM_Arg_t r[RV_AMO_REP_NARGS] = {a[0], a[1], 0, 0};
-    rv_u64_args(r + 2, old);
+    rv_args_set_u64(r + 2, old);
     rv_am_send_internal(tok->src, RV_CHAN_REP, RV_AM_SHORT, RV_AMI_AMO_REPLY, r, RV_AMO_REP_NARGS,
                         NULL, 0, NULL, 0);
 }
@@ -176,7 +166,7 @@ static void rv_amo_reply_handler(gex_Token_t tok, void *buf, size_t nbytes,
     if (nargs != RV_AMO_REP_NARGS)
         rv_fatal("reference atomic reply from rank %u: %u arguments, expected %d", tok->src,
                  nargs, RV_AMO_REP_NARGS);
-    rv_ratomic_complete((rv_amo_op_t *)(uintptr_t)rv_args_u64(a), rv_args_u64(a + 2));
+    rv_ratomic_complete(rv_args_ptr(a), rv_args_u64(a + 2));
 }
 
 void rv_ratomic_ref_init(void)

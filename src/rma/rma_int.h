@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* rma/rma_int.h: the RMA operation object, its pool, and the reference (AM-based) protocol's entry points. */
+/* rma/rma_int.h: the RMA operation object, its pool, start and completion accounting (shared by the
+ * reference AM path and the native RDMA path), and both paths' entry points. */
 #ifndef RV_RMA_INT_H
 #define RV_RMA_INT_H
 
 #include "core/core.h"
 #include "transport/transport.h"
+#include "core/slist.h"
 #include "event/event.h"
 
 /* One Put or Get in flight (reference path, or native RDMA through the transport). The root completes when every
@@ -25,7 +27,7 @@ typedef struct rv_rma_op {
     char             *bounce;     /* malloc'd copy a deferred GEX_EVENT_NOW Put sends from */
     uintptr_t         remote;     /* address in the target's segment */
     size_t            nbytes, off, chunk;
-    struct rv_rma_op *next;       /* pool or deferred-injection list */
+    rv_slink_t        link;       /* pool or deferred-injection list */
     rv_tp_cmpl_t      cmpl;       /* native path: the transport reports events here */
 } rv_rma_op_t;
 
@@ -35,6 +37,46 @@ void rv_rma_op_free(rv_rma_op_t *op);
 
 /* Local-completion handling requested for a Put (Gets pass RV_LC_DEFER). */
 enum { RV_LC_NOW, RV_LC_DEFER, RV_LC_GROUP, RV_LC_LEAF };
+
+/* An op from the pool for nbytes moved in chunks of 'chunk' bytes, its counts set (every chunk
+ * plus the injection reference outstanding) and, for NBI, counted in the current NBI set
+ * (with RV_LC_GROUP, local completion too) before any chunk can complete on another thread. */
+static inline rv_rma_op_t *rv_rma_op_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx,
+                                           void *local, uintptr_t remote, size_t nbytes,
+                                           size_t chunk, int is_nbi, int lc)
+{
+    rv_rma_op_t *op = rv_rma_op_alloc();
+    op->is_get = (uint8_t)is_get;
+    op->has_leaf = (uint8_t)(lc == RV_LC_LEAF);
+    op->jr = jr;
+    op->epidx = epidx;
+    op->local = local;
+    op->remote = remote;
+    op->nbytes = nbytes;
+    op->off = 0;
+    op->chunk = chunk;
+    size_t nchunks = (nbytes + chunk - 1) / chunk;
+    atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
+    atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
+    op->nbi = is_nbi ? rv_nbi_current() : NULL;
+    op->nbi_lc = (uint8_t)(is_nbi && lc == RV_LC_GROUP);
+    if (op->nbi) {
+        rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
+        if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
+    }
+    return op;
+}
+
+/* Undoes rv_rma_op_start for an op none of whose chunks was started ("no op" under
+ * GEX_FLAG_IMMEDIATE) and returns it to the pool. */
+static inline void rv_rma_op_cancel(rv_rma_op_t *op)
+{
+    if (op->nbi) {
+        rv_nbi_done(op->nbi, op->is_get ? RV_EC_GET : RV_EC_PUT);
+        if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
+    }
+    rv_rma_op_free(op);
+}
 
 /* Starts a reference Put/Get. is_nbi: report completion to the current NBI set
  * (with RV_LC_GROUP, local completion too) instead of returning an event.
@@ -54,13 +96,25 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx
                                  uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                                  gex_Flags_t flags);
 
-/* One chunk's remote completion; the last one completes the operation (rma_ref.c). */
-void rv_rma_chunk_done(rv_rma_op_t *op);
-
 /* True once the op's local completion has happened. */
 static inline int rv_rma_lc_done(rv_rma_op_t *op)
 {
     return atomic_load_explicit(&op->lc_pending, memory_order_acquire) == 0;
+}
+
+/* One chunk's remote completion (an acknowledged or answered AM chunk, or a transport's
+ * RV_TP_EV_REMOTE), or the injection reference dropped: the last one completes the operation. */
+static inline void rv_rma_chunk_done(rv_rma_op_t *op)
+{
+    /* Read before the count drops: once it is 0 another thread may sync an NB op and
+     * recycle it. An NBI op is only ever freed here. */
+    rv_nbi_set_t *nbi = op->nbi;
+    int ec = op->is_get ? RV_EC_GET : RV_EC_PUT;
+    if (atomic_fetch_sub_explicit(&op->pending, 1, memory_order_acq_rel) != 1) return;
+    if (nbi) {
+        rv_nbi_done(nbi, ec);
+        rv_rma_op_free(op);
+    }
 }
 
 void rv_rma_init(void);

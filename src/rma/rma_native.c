@@ -34,27 +34,12 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx
                                  uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                                  gex_Flags_t flags)
 {
-    rv_rma_op_t *op = rv_rma_op_alloc();
-    op->is_get = (uint8_t)is_get;
-    op->has_leaf = (uint8_t)(lc == RV_LC_LEAF);
-    op->jr = jr;
-    op->local = local;
-    op->remote = remote;
-    op->nbytes = nbytes;
-    op->off = 0;
-    op->chunk = rv_tp.lim.max_rdma;
+    rv_rma_op_t *op = rv_rma_op_start(is_get, jr, epidx, local, remote, nbytes,
+                                      rv_tp.lim.max_rdma, is_nbi, lc);
     op->cmpl.done = rv_rma_native_done;
-    size_t nchunks = (nbytes + op->chunk - 1) / op->chunk;
-    atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
-    atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
-    op->nbi = is_nbi ? rv_nbi_current() : NULL;
-    op->nbi_lc = (uint8_t)(is_nbi && lc == RV_LC_GROUP);
     /* a one-chunk put that returns locally complete is usually waited for at once */
-    unsigned pflags = !is_nbi && lc == RV_LC_NOW && nchunks == 1 ? RV_TP_PUT_WAITED : 0;
-    if (op->nbi) {
-        rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-        if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
-    }
+    unsigned pflags = !is_nbi && lc == RV_LC_NOW && (nbytes + op->chunk - 1) / op->chunk == 1
+                          ? RV_TP_PUT_WAITED : 0;
 
     while (op->off < nbytes) {
         size_t n = nbytes - op->off;
@@ -79,11 +64,7 @@ rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx
         }
         if (__builtin_expect(rc == RV_TP_AGAIN, 0)) {
             if (op->off == 0 && (flags & GEX_FLAG_IMMEDIATE)) { /* nothing started: "no op" */
-                if (op->nbi) {
-                    rv_nbi_done(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-                    if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
-                }
-                rv_rma_op_free(op);
+                rv_rma_op_cancel(op);
                 return RV_RMA_NO_OP;
             }
             rv_rma_native_wait_step(); /* the transport is out of resources: progress */

@@ -3,43 +3,18 @@
  * Short replies, Short get requests answered by Medium replies; refused sends resume from progress. */
 #include "rma/rma_int.h"
 #include "am/am_int.h"
+#include "core/amargs.h"
+#include "core/defer.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-static inline void rv_ptr_args(gex_AM_Arg_t *a, const void *p)
-{
-    uint64_t v = (uint64_t)(uintptr_t)p;
-    a[0] = (gex_AM_Arg_t)(uint32_t)v;
-    a[1] = (gex_AM_Arg_t)(uint32_t)(v >> 32);
-}
-
-static inline void *rv_args_ptr(const gex_AM_Arg_t *a)
-{
-    return (void *)(uintptr_t)((uint64_t)(uint32_t)a[0] | (uint64_t)(uint32_t)a[1] << 32);
-}
-
-/* One chunk acknowledged or answered; the last one completes the operation. */
-void rv_rma_chunk_done(rv_rma_op_t *op)
-{
-    /* Read before the count drops: once it is 0 another thread may sync an NB op and
-     * recycle it. An NBI op is only ever freed here. */
-    rv_nbi_set_t *nbi = op->nbi;
-    int ec = op->is_get ? RV_EC_GET : RV_EC_PUT;
-    if (atomic_fetch_sub_explicit(&op->pending, 1, memory_order_acq_rel) != 1) return;
-    if (nbi) {
-        rv_nbi_done(nbi, ec);
-        rv_rma_op_free(op);
-    }
-}
 
 /* Sends the chunks from op->off on. Returns 1 when all are sent, 0 when the
  * peer had no room (only possible with GEX_FLAG_IMMEDIATE). */
 static int rv_rma_inject(rv_rma_op_t *op, gex_Flags_t flags)
 {
     gex_AM_Arg_t a[8];
-    rv_ptr_args(a, op);
+    rv_args_set_ptr(a, op);
     while (op->off < op->nbytes) {
         size_t n = op->nbytes - op->off;
         if (n > op->chunk) n = op->chunk;
@@ -48,13 +23,13 @@ static int rv_rma_inject(rv_rma_op_t *op, gex_Flags_t flags)
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_LONG, RV_AMI_PUT, a, 2,
                                      op->local + op->off, n, (void *)(op->remote + op->off), flags);
         } else if (!op->is_get) {
-            rv_ptr_args(a + 2, (void *)(op->remote + op->off));
+            rv_args_set_ptr(a + 2, (void *)(op->remote + op->off));
             a[4] = (gex_AM_Arg_t)op->epidx;
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_PUT_EP, a, 5,
                                      op->local + op->off, n, NULL, flags);
         } else {
-            rv_ptr_args(a + 2, op->local + op->off);
-            rv_ptr_args(a + 4, (void *)(op->remote + op->off));
+            rv_args_set_ptr(a + 2, op->local + op->off);
+            rv_args_set_ptr(a + 4, (void *)(op->remote + op->off));
             a[6] = (gex_AM_Arg_t)n;
             a[7] = (gex_AM_Arg_t)op->epidx;
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_SHORT, RV_AMI_GET, a, 8, NULL, 0,
@@ -75,35 +50,20 @@ static void rv_rma_inject_done(rv_rma_op_t *op)
 }
 
 /* Operations whose remaining chunks wait for room at the target. */
-static pthread_mutex_t rv_rma_defer_lock = PTHREAD_MUTEX_INITIALIZER;
-static rv_rma_op_t *rv_rma_defer_head, *rv_rma_defer_tail;
-static _Atomic int rv_rma_ndefer;
-
-static void rv_rma_defer(rv_rma_op_t *op)
-{
-    pthread_mutex_lock(&rv_rma_defer_lock);
-    op->next = NULL;
-    if (rv_rma_defer_tail) rv_rma_defer_tail->next = op;
-    else rv_rma_defer_head = op;
-    rv_rma_defer_tail = op;
-    atomic_fetch_add_explicit(&rv_rma_ndefer, 1, memory_order_release);
-    pthread_mutex_unlock(&rv_rma_defer_lock);
-}
+static rv_defer_t rv_rma_deferred = RV_DEFER_INIT;
 
 static int rv_rma_progress(void)
 {
-    if (!atomic_load_explicit(&rv_rma_ndefer, memory_order_acquire)) return 0;
-    if (pthread_mutex_trylock(&rv_rma_defer_lock)) return 0;
+    if (!rv_defer_pending(&rv_rma_deferred) || !rv_defer_trylock(&rv_rma_deferred)) return 0;
     int n = 0;
-    rv_rma_op_t *op;
-    while ((op = rv_rma_defer_head) && rv_rma_inject(op, GEX_FLAG_IMMEDIATE)) {
-        rv_rma_defer_head = op->next;
-        if (!rv_rma_defer_head) rv_rma_defer_tail = NULL;
-        atomic_fetch_sub_explicit(&rv_rma_ndefer, 1, memory_order_relaxed);
-        rv_rma_inject_done(op);
+    rv_slink_t *l;
+    while ((l = rv_defer_head(&rv_rma_deferred)) &&
+           rv_rma_inject(rv_container_of(l, rv_rma_op_t, link), GEX_FLAG_IMMEDIATE)) {
+        rv_defer_pop(&rv_rma_deferred);
+        rv_rma_inject_done(rv_container_of(l, rv_rma_op_t, link));
         n++;
     }
-    pthread_mutex_unlock(&rv_rma_defer_lock);
+    rv_defer_unlock(&rv_rma_deferred);
     return n;
 }
 
@@ -111,41 +71,18 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
                               uintptr_t remote, size_t nbytes, int is_nbi, int lc,
                               gex_Flags_t flags)
 {
-    int lc_group = lc == RV_LC_GROUP, want_leaf = lc == RV_LC_LEAF;
-    rv_rma_op_t *op = rv_rma_op_alloc();
-    op->is_get = (uint8_t)is_get;
-    op->has_leaf = (uint8_t)want_leaf;
-    op->jr = jr;
-    op->epidx = epidx;
-    op->local = local;
-    op->remote = remote;
-    op->nbytes = nbytes;
-    op->off = 0;
-    op->chunk = is_get || epidx ? rv_am_max_medium() : rv_am_max_long(jr);
+    size_t chunk = is_get || epidx ? rv_am_max_medium() : rv_am_max_long(jr);
     /* Under IMMEDIATE a Put chunk must travel inside its message: a larger Long payload is
      * copied into the mapped target segment before the send, which then waits for room, so a
      * refused chunk would leave data behind and block (here, or in the progress hook). */
-    if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && op->chunk > rv_am_max_medium())
-        op->chunk = rv_am_max_medium();
-    size_t nchunks = (nbytes + op->chunk - 1) / op->chunk;
-    atomic_store_explicit(&op->pending, (int)nchunks + 1, memory_order_relaxed);
-    atomic_store_explicit(&op->lc_pending, 1, memory_order_relaxed);
-    /* NBI accounting starts before any chunk can complete (maybe on another thread). */
-    op->nbi = is_nbi ? rv_nbi_current() : NULL;
-    op->nbi_lc = (uint8_t)(is_nbi && lc_group);
-    if (op->nbi) {
-        rv_nbi_add(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-        if (op->nbi_lc) rv_nbi_add(op->nbi, RV_EC_LC);
-    }
+    if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && chunk > rv_am_max_medium())
+        chunk = rv_am_max_medium();
+    rv_rma_op_t *op = rv_rma_op_start(is_get, jr, epidx, local, remote, nbytes, chunk, is_nbi, lc);
 
     gex_Flags_t imm = flags & GEX_FLAG_IMMEDIATE;
     if (!rv_rma_inject(op, imm)) {
         if (op->off == 0) { /* nothing sent: "no op" */
-            if (op->nbi) {
-                rv_nbi_done(op->nbi, is_get ? RV_EC_GET : RV_EC_PUT);
-                if (op->nbi_lc) rv_nbi_done(op->nbi, RV_EC_LC);
-            }
-            rv_rma_op_free(op);
+            rv_rma_op_cancel(op);
             return RV_RMA_NO_OP;
         }
         if (lc == RV_LC_NOW) {
@@ -160,7 +97,7 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
             op->nbytes = rest;
             op->off = 0;
         }
-        rv_rma_defer(op); /* under IMMEDIATE the rest goes out from progress */
+        rv_defer_push(&rv_rma_deferred, &op->link); /* under IMMEDIATE the rest goes out from progress */
         return is_nbi ? NULL : op;
     }
     rv_rma_inject_done(op);

@@ -6,8 +6,10 @@
 #include "vis/vis_int.h"
 #include "am/am_int.h"
 #include "event/event.h"
+#include "core/amargs.h"
+#include "core/defer.h"
+#include "core/pool.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,64 +33,31 @@ typedef struct rv_vis_op {
     rv_vis_sdim_t     inl[2 * RV_VIS_OP_INLDIM];
     rv_vis_sdim_t    *big;         /* longer strided shapes; kept with the op for reuse */
     size_t            bigcap;
-    struct rv_vis_op *next;        /* pool or deferred list */
+    rv_slink_t        link;        /* pool or deferred list */
 } rv_vis_op_t;
-
-static inline void rv_vis_ptr_args(gex_AM_Arg_t *a, uint64_t v)
-{
-    a[0] = (gex_AM_Arg_t)(uint32_t)v;
-    a[1] = (gex_AM_Arg_t)(uint32_t)(v >> 32);
-}
-
-static inline uint64_t rv_vis_args_u64(const gex_AM_Arg_t *a)
-{
-    return (uint64_t)(uint32_t)a[0] | (uint64_t)(uint32_t)a[1] << 32;
-}
 
 /* ---- per-thread state: op free list and two staging buffers ------------------------------
  * Buffer 0 is where an initiating thread packs its chunk; buffer 1 is where a Get handler
  * packs its reply (a handler may run while buffer 0 waits for room to be sent). */
-#define RV_VIS_BATCH 32
-static _Thread_local rv_vis_op_t *rv_vis_free;
 static _Thread_local char *rv_vis_buf[2];
 static _Thread_local int rv_vis_packing; /* buffer 0 holds a chunk being sent */
-static rv_vis_op_t *rv_vis_spare;
-static pthread_mutex_t rv_vis_spare_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_key_t rv_vis_exit_key;
-static pthread_once_t rv_vis_exit_once = PTHREAD_ONCE_INIT;
 
-static void rv_vis_thread_exit(void *unused)
+static void rv_vis_thread_exit(void)
 {
-    (void)unused;
     free(rv_vis_buf[0]);
     free(rv_vis_buf[1]);
     rv_vis_buf[0] = rv_vis_buf[1] = NULL;
-    rv_vis_op_t *head = rv_vis_free, *tail = head;
-    if (!head) return;
-    while (tail->next) tail = tail->next;
-    pthread_mutex_lock(&rv_vis_spare_lock);
-    tail->next = rv_vis_spare;
-    rv_vis_spare = head;
-    pthread_mutex_unlock(&rv_vis_spare_lock);
-    rv_vis_free = NULL;
 }
 
-static void rv_vis_exit_key_create(void)
-{
-    if (pthread_key_create(&rv_vis_exit_key, rv_vis_thread_exit))
-        rv_fatal("pthread_key_create failed for the VIS engine");
-}
-
-static void rv_vis_thread_init(void)
-{
-    pthread_once(&rv_vis_exit_once, rv_vis_exit_key_create);
-    pthread_setspecific(rv_vis_exit_key, &rv_vis_free); /* non-NULL: run at exit */
-}
+static void rv_vis_op_init(void *obj);
+static rv_pool_t rv_vis_pool = RV_POOL_INIT(rv_vis_op_t, link, 32, "VIS operations",
+                                            rv_vis_op_init, rv_vis_thread_exit);
+static _Thread_local rv_pool_tls_t rv_vis_tls; /* the thread's op free list */
 
 static char *rv_vis_stage(int which)
 {
     if (__builtin_expect(!rv_vis_buf[which], 0)) {
-        rv_vis_thread_init();
+        rv_pool_watch_thread(&rv_vis_pool, &rv_vis_tls); /* the buffers are freed at exit */
         rv_vis_buf[which] = malloc(rv_am_max_medium());
         if (!rv_vis_buf[which]) rv_fatal("out of memory for a VIS staging buffer");
     }
@@ -102,11 +71,7 @@ static inline int rv_vis_lc_done(rv_vis_op_t *op)
     return atomic_load_explicit(&op->lc_pending, memory_order_acquire) == 0;
 }
 
-static void rv_vis_op_free(rv_vis_op_t *op)
-{
-    op->next = rv_vis_free;
-    rv_vis_free = op;
-}
+static void rv_vis_op_free(rv_vis_op_t *op) { rv_pool_put(&rv_vis_tls, &op->link); }
 
 static int rv_vis_root_test(struct rv_op *o)
 {
@@ -129,32 +94,20 @@ static int rv_vis_leaf_test(struct rv_op *o)
 
 static void rv_vis_leaf_release(struct rv_op *o) { (void)o; } /* recycled with its root */
 
-static rv_vis_op_t *rv_vis_op_alloc(void)
+static void rv_vis_op_init(void *obj)
 {
-    rv_vis_op_t *op = rv_vis_free;
-    if (__builtin_expect(!op, 0)) {
-        rv_vis_thread_init();
-        pthread_mutex_lock(&rv_vis_spare_lock);
-        op = rv_vis_spare;
-        rv_vis_spare = NULL;
-        pthread_mutex_unlock(&rv_vis_spare_lock);
-    }
-    if (__builtin_expect(!op, 0)) {
-        rv_vis_op_t *b = calloc(RV_VIS_BATCH, sizeof *b);
-        if (!b) rv_fatal("out of memory allocating VIS operations");
-        for (int i = 0; i < RV_VIS_BATCH; i++) {
-            b[i].root.test = rv_vis_root_test;
-            b[i].root.release = rv_vis_root_release;
-            b[i].root.leaf = rv_vis_root_leaf;
-            b[i].leaf.test = rv_vis_leaf_test;
-            b[i].leaf.release = rv_vis_leaf_release;
-            b[i].leaf.leaf = NULL;
-            b[i].next = i + 1 < RV_VIS_BATCH ? &b[i + 1] : NULL;
-        }
-        op = b;
-    }
-    rv_vis_free = op->next;
-    return op;
+    rv_vis_op_t *op = obj;
+    op->root.test = rv_vis_root_test;
+    op->root.release = rv_vis_root_release;
+    op->root.leaf = rv_vis_root_leaf;
+    op->leaf.test = rv_vis_leaf_test;
+    op->leaf.release = rv_vis_leaf_release;
+    op->leaf.leaf = NULL;
+}
+
+static inline rv_vis_op_t *rv_vis_op_alloc(void)
+{
+    return rv_container_of(rv_pool_get(&rv_vis_pool, &rv_vis_tls), rv_vis_op_t, link);
 }
 
 gex_Event_t rv_vis_op_event(struct rv_vis_op *op) { return &op->root; }
@@ -270,7 +223,7 @@ static int rv_vis_inject(rv_vis_op_t *op, gex_Flags_t flags)
     size_t C = rv_am_max_medium();
     char *buf = rv_vis_stage(0);
     gex_AM_Arg_t a[6];
-    rv_vis_ptr_args(a, (uint64_t)(uintptr_t)op);
+    rv_args_set_ptr(a, op);
     int ok = 1;
     rv_vis_packing = 1;
     while (op->sent < op->total) {
@@ -289,8 +242,8 @@ static int rv_vis_inject(rv_vis_op_t *op, gex_Flags_t flags)
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_VIS_PUT, a, 2, buf,
                                      sizeof *w + meta + len, NULL, flags);
         } else {
-            rv_vis_ptr_args(a + 2, op->lpos.idx);
-            rv_vis_ptr_args(a + 4, op->lpos.skip);
+            rv_args_set_u64(a + 2, op->lpos.idx);
+            rv_args_set_u64(a + 4, op->lpos.skip);
             lnext = rv_vis_pos_advance(&op->local, op->lpos, len);
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_MEDIUM, RV_AMI_VIS_GET, a, 6, buf,
                                      sizeof *w + meta, NULL, flags);
@@ -317,36 +270,22 @@ static void rv_vis_inject_done(rv_vis_op_t *op)
 }
 
 /* Operations whose remaining chunks wait for room (GEX_FLAG_IMMEDIATE only). */
-static pthread_mutex_t rv_vis_defer_lock = PTHREAD_MUTEX_INITIALIZER;
-static rv_vis_op_t *rv_vis_defer_head, *rv_vis_defer_tail;
-static _Atomic int rv_vis_ndefer;
-
-static void rv_vis_defer(rv_vis_op_t *op)
-{
-    pthread_mutex_lock(&rv_vis_defer_lock);
-    op->next = NULL;
-    if (rv_vis_defer_tail) rv_vis_defer_tail->next = op;
-    else rv_vis_defer_head = op;
-    rv_vis_defer_tail = op;
-    atomic_fetch_add_explicit(&rv_vis_ndefer, 1, memory_order_release);
-    pthread_mutex_unlock(&rv_vis_defer_lock);
-}
+static rv_defer_t rv_vis_deferred = RV_DEFER_INIT;
 
 static int rv_vis_progress(void)
 {
-    if (!atomic_load_explicit(&rv_vis_ndefer, memory_order_acquire)) return 0;
+    if (!rv_defer_pending(&rv_vis_deferred)) return 0;
     if (rv_vis_packing) return 0; /* this thread's buffer 0 is waiting to be sent */
-    if (pthread_mutex_trylock(&rv_vis_defer_lock)) return 0;
+    if (!rv_defer_trylock(&rv_vis_deferred)) return 0;
     int n = 0;
-    rv_vis_op_t *op;
-    while ((op = rv_vis_defer_head) && rv_vis_inject(op, GEX_FLAG_IMMEDIATE)) {
-        rv_vis_defer_head = op->next;
-        if (!rv_vis_defer_head) rv_vis_defer_tail = NULL;
-        atomic_fetch_sub_explicit(&rv_vis_ndefer, 1, memory_order_relaxed);
-        rv_vis_inject_done(op);
+    rv_slink_t *l;
+    while ((l = rv_defer_head(&rv_vis_deferred)) &&
+           rv_vis_inject(rv_container_of(l, rv_vis_op_t, link), GEX_FLAG_IMMEDIATE)) {
+        rv_defer_pop(&rv_vis_deferred);
+        rv_vis_inject_done(rv_container_of(l, rv_vis_op_t, link));
         n++;
     }
-    pthread_mutex_unlock(&rv_vis_defer_lock);
+    rv_defer_unlock(&rv_vis_deferred);
     return n;
 }
 
@@ -405,7 +344,7 @@ struct rv_vis_op *rv_vis_am_start(int is_get, gex_Rank_t jr, const rv_vis_side_t
             rv_vis_op_free(op);
             return RV_VIS_NO_OP;
         }
-        rv_vis_defer(op); /* the rest goes out from progress, still without blocking */
+        rv_defer_push(&rv_vis_deferred, &op->link); /* the rest goes out from progress, still without blocking */
         return is_nbi ? NULL : op;
     }
     rv_vis_inject_done(op);
@@ -496,7 +435,7 @@ static void rv_vis_ack_handler(gex_Token_t tok, void *buf, size_t nbytes, const 
                                unsigned nargs)
 {
     (void)tok, (void)buf, (void)nbytes, (void)nargs;
-    rv_vis_chunk_done((rv_vis_op_t *)(uintptr_t)rv_vis_args_u64(a));
+    rv_vis_chunk_done(rv_args_ptr(a));
 }
 
 /* args: op(2), the requester's position for this chunk (idx 2, skip 2): echoed in the Reply. */
@@ -523,8 +462,8 @@ static void rv_vis_getr_handler(gex_Token_t tok, void *buf, size_t nbytes, const
                                 unsigned nargs)
 {
     (void)tok, (void)nargs;
-    rv_vis_op_t *op = (rv_vis_op_t *)(uintptr_t)rv_vis_args_u64(a);
-    rv_vis_pos_t p = { (size_t)rv_vis_args_u64(a + 2), (size_t)rv_vis_args_u64(a + 4) };
+    rv_vis_op_t *op = rv_args_ptr(a);
+    rv_vis_pos_t p = { (size_t)rv_args_u64(a + 2), (size_t)rv_args_u64(a + 4) };
     rv_vis_walk_t w;
     rv_vis_walk_init(&w, &op->local, p);
     rv_vis_walk_scatter(&w, buf, nbytes);

@@ -265,8 +265,7 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
     for (int i = RV_OFI_NSEND - 1; i >= 0; i--) {
         o->sbufs[i].ctx.kind = RV_OFI_CTX_SEND;
         o->sbufs[i].data = o->spool + (size_t)i * o->bufsz;
-        o->sbufs[i].next = o->sfree;
-        o->sfree = &o->sbufs[i];
+        rv_flist_put(&o->sfree, &o->sbufs[i].link);
     }
     rv_ofi_recv_post_all(o);
     if (rv_ofi_credit_open(o) != 0) return -1;

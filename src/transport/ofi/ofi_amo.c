@@ -180,8 +180,7 @@ int rv_ofi_amo_open(rv_ofi_t *o)
         int rc = o->amos ? 0 : -FI_ENOMEM;
         for (int i = RV_OFI_NAMO - 1; !rc && i >= 0; i--) {
             o->amos[i].ctx.kind = RV_OFI_CTX_AMO;
-            o->amos[i].next = o->afree;
-            o->afree = &o->amos[i];
+            rv_flist_put(&o->afree, &o->amos[i].link);
         }
         if (!rc && o->mr_local) /* operands and results live in the contexts */
             rc = rv_ofi_mr_reg(o, o->amos, RV_OFI_NAMO * sizeof *o->amos, FI_READ | FI_WRITE,
@@ -225,7 +224,8 @@ void rv_ofi_amo_close(rv_ofi_t *o)
     if (o->amomr) fi_close(&o->amomr->fid);
     free(o->amos);
     o->amomr = NULL;
-    o->amos = o->afree = NULL;
+    o->amos = NULL;
+    o->afree.head = NULL;
     o->amo_on = 0;
     if (rv_ofi_amo_o == o) rv_ofi_amo_o = NULL;
 }
@@ -241,19 +241,13 @@ static int rv_ofi_amo_supports(gex_DT_t dt, gex_OP_t op)
 
 static inline rv_ofi_amo_t *rv_ofi_amo_get(rv_ofi_t *o)
 {
-    rv_spin_lock(&o->alock);
-    rv_ofi_amo_t *c = o->afree;
-    if (c) o->afree = c->next;
-    rv_spin_unlock(&o->alock);
-    return c;
+    rv_slink_t *l = rv_flist_get(&o->afree);
+    return l ? rv_container_of(l, rv_ofi_amo_t, link) : NULL;
 }
 
 static inline void rv_ofi_amo_put(rv_ofi_t *o, rv_ofi_amo_t *c)
 {
-    rv_spin_lock(&o->alock);
-    c->next = o->afree;
-    o->afree = c;
-    rv_spin_unlock(&o->alock);
+    rv_flist_put(&o->afree, &c->link);
 }
 
 /* Posts c; 0, or -FI_EAGAIN (nothing happened), or fatal. */

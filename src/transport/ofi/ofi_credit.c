@@ -147,15 +147,6 @@ void rv_ofi_credit_flush(rv_ofi_t *o)
     o->ndirty = keep;
 }
 
-static unsigned rv_ofi_sfree_count(rv_ofi_t *o)
-{
-    unsigned n = 0;
-    rv_spin_lock(&o->slock);
-    for (rv_ofi_sbuf_t *b = o->sfree; b; b = b->next) n++;
-    rv_spin_unlock(&o->slock);
-    return n;
-}
-
 int rv_ofi_hello(rv_ofi_t *o)
 {
     if (o->size > RV_OFI_HELLO_MAX) return 0;
@@ -165,10 +156,8 @@ int rv_ofi_hello(rv_ofi_t *o)
         uint32_t peer = (o->me + k) % o->size;
         rv_ofi_sbuf_t *b;
         for (;;) {
-            rv_spin_lock(&o->slock);
-            b = o->sfree;
-            if (b) o->sfree = b->next;
-            rv_spin_unlock(&o->slock);
+            rv_slink_t *l = rv_flist_get(&o->sfree);
+            b = l ? rv_container_of(l, rv_ofi_sbuf_t, link) : NULL;
             if (b) break;
             if (rv_ofi_poll(o, 0) == 0) sched_yield();
         }
@@ -182,7 +171,7 @@ int rv_ofi_hello(rv_ofi_t *o)
             return -1;
         }
     }
-    while (o->hellos < o->size || rv_ofi_sfree_count(o) < RV_OFI_NSEND)
+    while (o->hellos < o->size || rv_flist_count(&o->sfree) < RV_OFI_NSEND)
         if (rv_ofi_poll(o, 0) == 0) sched_yield();
     return 0;
 }

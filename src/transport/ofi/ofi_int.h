@@ -4,6 +4,7 @@
 #define RV_OFI_INT_H
 
 #include "transport/transport.h"
+#include "core/slist.h"
 #include "transport/ofi/ofi_stats.h"
 
 #include <pthread.h>
@@ -53,7 +54,7 @@ typedef struct rv_ofi_hdr {
 
 typedef struct rv_ofi_sbuf {
     rv_ofi_ctx_t         ctx;
-    struct rv_ofi_sbuf  *next;
+    rv_slink_t           link;   /* o->sfree */
     unsigned char       *data;
 } rv_ofi_sbuf_t;
 
@@ -110,7 +111,10 @@ typedef struct rv_ofi_rop {
     uint64_t           raddr;   /* remote address as the provider wants it */
     uint64_t           rkey;    /* the target segment's key */
     rv_ofi_rce_t      *rce;     /* cache entry to release */
-    struct rv_ofi_rop *next;
+    union { /* an op is on the free list or on a flush list, never both */
+        rv_slink_t         link;    /* o->rfree */
+        struct rv_ofi_rop *next;    /* fpeer pend/covered */
+    };
     uint64_t           scratch; /* target of the flush read */
 } rv_ofi_rop_t;
 
@@ -139,7 +143,7 @@ typedef struct rv_ofi_amo {
     uint8_t            size;    /* 4 or 8 */
     struct rv_amo_op  *op;      /* the ratomic record to complete */
     uint64_t           operand, compare, result;
-    struct rv_ofi_amo *next;
+    rv_slink_t         link;    /* o->afree */
 } rv_ofi_amo_t;
 
 typedef struct rv_ofi_rseg {
@@ -169,8 +173,7 @@ typedef struct rv_ofi {
     struct fid_mr     *smr, *rmr;
     unsigned char     *spool, *rpool;
     rv_ofi_sbuf_t      sbufs[RV_OFI_NSEND];
-    rv_ofi_sbuf_t     *sfree;
-    uint32_t           slock;
+    rv_flist_t         sfree;
     rv_ofi_region_t   *regions;
     unsigned           nregions;
     size_t             rsize;     /* bytes per region */
@@ -198,14 +201,13 @@ typedef struct rv_ofi {
     /* RDMA */
     rv_ofi_rop_t      *rops;      /* [RV_OFI_NROP] */
     struct fid_mr     *ropmr;
-    rv_ofi_rop_t      *rfree;
-    uint32_t           rlock;
+    rv_flist_t         rfree;
     size_t             bsize;     /* bytes per bounce buffer (RIVET_OFI_BOUNCE) */
     unsigned char     *bpool;
     struct fid_mr     *bmr;
     void              *bfree[RV_OFI_NBOUNCE];
     unsigned           bnfree;
-    uint32_t           block;
+    rv_spin_t          block;
     /* per-peer flushes (pflush) */
     rv_ofi_fpeer_t    *fpeers;    /* [size] */
     struct fid_mr     *fpmr;
@@ -222,8 +224,7 @@ typedef struct rv_ofi {
     int                amo_on;    /* native atomics offered (some op on some type) */
     gex_OP_t           amo_ops[RV_OFI_AMO_NDT]; /* ops native on every rank, per type */
     rv_ofi_amo_t      *amos;      /* [RV_OFI_NAMO] */
-    rv_ofi_amo_t      *afree;
-    uint32_t           alock;
+    rv_flist_t         afree;
     struct fid_mr     *amomr;
     char               amo_name[96];
     rv_ofi_stats_t     st;        /* counters (relaxed: tests read them at quiescence) */

@@ -15,19 +15,13 @@
 
 static inline rv_ofi_sbuf_t *rv_ofi_sbuf_get(rv_ofi_t *o)
 {
-    rv_spin_lock(&o->slock);
-    rv_ofi_sbuf_t *b = o->sfree;
-    if (b) o->sfree = b->next;
-    rv_spin_unlock(&o->slock);
-    return b;
+    rv_slink_t *l = rv_flist_get(&o->sfree);
+    return l ? rv_container_of(l, rv_ofi_sbuf_t, link) : NULL;
 }
 
 static inline void rv_ofi_sbuf_put(rv_ofi_t *o, rv_ofi_sbuf_t *b)
 {
-    rv_spin_lock(&o->slock);
-    b->next = o->sfree;
-    o->sfree = b;
-    rv_spin_unlock(&o->slock);
+    rv_flist_put(&o->sfree, &b->link);
 }
 
 /* The send buffer reserved for the Reply of the Request handler running on this thread,

@@ -16,8 +16,7 @@ int rv_ofi_rma_open(rv_ofi_t *o)
     if (!o->rops) return -1;
     for (int i = RV_OFI_NROP - 1; i >= 0; i--) {
         o->rops[i].ctx.kind = RV_OFI_CTX_RMA;
-        o->rops[i].next = o->rfree;
-        o->rfree = &o->rops[i];
+        rv_flist_put(&o->rfree, &o->rops[i].link);
     }
     size_t bs = (size_t)rv_cfg.OFI_BOUNCE;
     o->bsize = bs ? (bs + 63) & ~(size_t)63 : 0;
@@ -73,25 +72,20 @@ void rv_ofi_rma_close(rv_ofi_t *o)
     free(o->rops);
     o->bmr = o->ropmr = NULL;
     o->bpool = NULL;
-    o->rops = o->rfree = NULL;
+    o->rops = NULL;
+    o->rfree.head = NULL;
     o->bnfree = 0;
 }
 
 static inline rv_ofi_rop_t *rv_ofi_rop_get(rv_ofi_t *o)
 {
-    rv_spin_lock(&o->rlock);
-    rv_ofi_rop_t *op = o->rfree;
-    if (op) o->rfree = op->next;
-    rv_spin_unlock(&o->rlock);
-    return op;
+    rv_slink_t *l = rv_flist_get(&o->rfree);
+    return l ? rv_container_of(l, rv_ofi_rop_t, link) : NULL;
 }
 
 static inline void rv_ofi_rop_put(rv_ofi_t *o, rv_ofi_rop_t *op)
 {
-    rv_spin_lock(&o->rlock);
-    op->next = o->rfree;
-    o->rfree = op;
-    rv_spin_unlock(&o->rlock);
+    rv_flist_put(&o->rfree, &op->link);
 }
 
 static inline unsigned char *rv_ofi_bounce_get(rv_ofi_t *o)
