@@ -181,20 +181,20 @@ fi
 # (RIVET_PSHM=0). GASNET_LAUNCH[c] starts NP ranks ("@NP@" is replaced by the job size).
 declare -A GASNET_LAUNCH=()
 if [ "$PEERS" = 1 ] && [ -n "$GASNET" ]; then
-    for c in smp udp; do
+    for cnd in smp udp; do
         pre=
         IFS=: read -r -a gdirs <<<"$GASNET"
         for d in "${gdirs[@]}"; do
-            [ -f "$d/include/$c-conduit/$c-par.mak" ] && { pre=$d; break; }
+            [ -f "$d/include/$cnd-conduit/$cnd-par.mak" ] && { pre=$d; break; }
         done
-        if [ -z "$pre" ]; then peer_status "gasnet-ex-$c" skipped "no $c-conduit in $GASNET"; continue; fi
-        if ! make -f "$ROOT/bench/gasnet.mk" GASNET_PREFIX="$pre" CONDUIT=$c \
-                OUT="$PEERDIR/gasnet-ex-$c" >"$LOGS/build-gasnet-ex-$c.log" 2>&1; then
-            peer_status "gasnet-ex-$c" skipped "build failed (logs/build-gasnet-ex-$c.log)"; continue
+        if [ -z "$pre" ]; then peer_status "gasnet-ex-$cnd" skipped "no $cnd-conduit in $GASNET"; continue; fi
+        if ! make -f "$ROOT/bench/gasnet.mk" GASNET_PREFIX="$pre" CONDUIT=$cnd \
+                OUT="$PEERDIR/gasnet-ex-$cnd" >"$LOGS/build-gasnet-ex-$cnd.log" 2>&1; then
+            peer_status "gasnet-ex-$cnd" skipped "build failed (logs/build-gasnet-ex-$cnd.log)"; continue
         fi
         ver=$(sed -n 's/^#define GASNET_RELEASE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
               "$pre/include/gasnet_config.h" 2>/dev/null | paste -sd. -)
-        if [ $c = smp ]; then
+        if [ "$cnd" = smp ]; then
             if [ -x "$pre/bin/gasnetrun_smp" ]; then GASNET_LAUNCH[smp]="$pre/bin/gasnetrun_smp -n @NP@"
             else GASNET_LAUNCH[smp]="env GASNET_PSHM_NODES=@NP@"; fi
             peer_status gasnet-ex-smp built "GASNet-EX ${ver:-?} smp-par from $pre (make -f bench/gasnet.mk)"
@@ -203,7 +203,7 @@ if [ "$PEERS" = 1 ] && [ -n "$GASNET" ]; then
             GASNET_LAUNCH[udp]="env GASNET_SUPERNODE_MAXSIZE=1 $pre/bin/amudprun -np @NP@ -spawn L"
             peer_status gasnet-ex-udp built "GASNet-EX ${ver:-?} udp-par from $pre, GASNET_SUPERNODE_MAXSIZE=1 (no shared memory), amudprun -spawn L"
         fi
-        printf 'gasnet_ex_%s\t%s\n' "$c" "$pre" >>"$META"
+        printf 'gasnet_ex_%s\t%s\n' "$cnd" "$pre" >>"$META"
     done
 elif [ "$PEERS" = 1 ]; then
     peer_status gasnet-ex skipped "GASNET_PREFIX not set (make bench GASNET_PREFIX=/path/to/gasnet-ex)"
@@ -346,21 +346,21 @@ rivet_ofi_amo() { # round ratomic(auto|ref)
 }
 # The same driver built against GASNet-EX's conduit c (smp or udp), at np ranks.
 gasnet_np() { # conduit np group round program args...
-    local c=$1 np=$2 group=$3 round=$4 prog=$5; shift 5
-    [ -n "${GASNET_LAUNCH[$c]:-}" ] || return 0
-    local launch=${GASNET_LAUNCH[$c]//@NP@/$np}
+    local cnd=$1 np=$2 group=$3 round=$4 prog=$5; shift 5
+    [ -n "${GASNET_LAUNCH[$cnd]:-}" ] || return 0
+    local launch=${GASNET_LAUNCH[$cnd]//@NP@/$np}
     # shellcheck disable=SC2086
-    run "gasnet-ex-$c" "$group" "$round" "" $launch "$PEERDIR/gasnet-ex-$c/$prog" \
-        --system "gasnet-ex-$c" "${COMMON[@]}" "$@"
+    run "gasnet-ex-$cnd" "$group" "$round" "" $launch "$PEERDIR/gasnet-ex-$cnd/$prog" \
+        --system "gasnet-ex-$cnd" "${COMMON[@]}" "$@"
 }
 gasnet() { # conduit group round program args... (NP ranks)
-    local c=$1; shift
-    gasnet_np "$c" "$NP" "$@"
+    local cnd=$1; shift
+    gasnet_np "$cnd" "$NP" "$@"
 }
 # bench_np and bench_imm at np ranks over shm (rivet-shm) or ofi (rivet-ofi, RIVET_PSHM=0).
 rivet_np() { # transport(shm|ofi) np group round program args...
     local t=$1 np=$2 group=$3 round=$4 prog=$5; shift 5
-    local e=(RIVET_TRANSPORT=$t)
+    local e=("RIVET_TRANSPORT=$t")
     [ "$t" = ofi ] && e+=(RIVET_PSHM=0)
     run "rivet-$t" "$group" "$round" "" env "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n "$np" \
         "$BIN/$prog" --system "rivet-$t" "${COMMON[@]}" "$@"
