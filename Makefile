@@ -9,7 +9,8 @@
 #                   libfabric start-up is very slow under TSan, and the error-path tests), or
 #                   built with clang (without the ofi runs, which the gcc suites cover)
 #   make docs       regenerate docs/env.md from the configuration table
-#   make bench | bench-smoke    benchmark suite (scripts/bench.sh)
+#   make bench | bench-smoke    benchmark suite (scripts/bench.sh); GASNET_PREFIX=/dir adds an
+#                   installed GASNet-EX as peers gasnet-ex-smp / gasnet-ex-udp
 BUILD   ?= build
 PREFIX  ?= /usr/local
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
@@ -65,7 +66,7 @@ docs: build
 	mv docs/env.md.tmp docs/env.md
 
 bench:
-	scripts/bench.sh --build-dir $(BUILD)
+	scripts/bench.sh --build-dir $(BUILD) $(if $(GASNET_PREFIX),--gasnet-prefix $(GASNET_PREFIX))
 
 bench-smoke:
 	scripts/bench.sh --smoke --no-peers --build-dir $(BUILD)

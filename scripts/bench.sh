@@ -2,22 +2,29 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/bench.sh: runs the benchmark suite (Rivet, limits, MPI/OpenSHMEM/UCX peers, interleaved)
 # and writes build/bench/{results.json,report.md,*.png}. `make bench` / `make bench-smoke`.
+# With an installed GASNet-EX (GASNET_PREFIX) the same drivers are built against it through its
+# own makefile fragments (bench/gasnet.mk) and run as the peers gasnet-ex-smp / gasnet-ex-udp.
 set -u
 
 usage() {
     cat <<'EOF'
 usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
                         [--no-peers] [--no-build] [--no-install] [--np N] [--groups G,...]
+                        [--gasnet-prefix DIR[:DIR...]]
   --smoke        tiny sizes and iterations, Rivet + limits only (< 1 minute, for CI)
   --build-dir    CMake build directory (default: build, configured Release if missing)
   --rounds N     interleaved rounds (Rivet, limits, peers, Rivet, ...); default 3 (smoke 1)
   --trials N     timed trials per program run; default 3 (smoke 2)
-  --no-peers     skip MPI, OpenSHMEM and UCX
+  --no-peers     skip MPI, OpenSHMEM, UCX and GASNet-EX
   --no-build     do not build (the bench targets must exist)
   --no-install   never call apt-get, only print what is missing
   --np N         ranks per job (default 2)
-  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,ucx,vis); default all
-Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300).
+  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,ucx,vis,np,
+                 imm); default all
+  --gasnet-prefix  installed GASNet-EX to compare with (default: $GASNET_PREFIX, else the
+                 CMake cache variable GASNET_PREFIX of the build directory); a :-list is searched
+                 per conduit (smp, udp); the drivers are built with each conduit's <c>-par.mak
+Environment: RIVET_BENCH_TIMEOUT (seconds per program run, default 300), GASNET_PREFIX.
 Output: <build-dir>/bench/results.json (one JSON object per line), report.md, *.png,
         runs.tsv (every program run with its exit status), peers.tsv, meta.tsv, logs/.
 EOF
@@ -26,6 +33,7 @@ EOF
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$ROOT/build
 SMOKE=0; ROUNDS=; TRIALS=; PEERS=1; DOBUILD=1; INSTALL=1; NP=2; BGROUPS=
+GASNET=${GASNET_PREFIX:-}
 while [ $# -gt 0 ]; do
     case $1 in
         --smoke) SMOKE=1 ;;
@@ -37,6 +45,7 @@ while [ $# -gt 0 ]; do
         --no-install) INSTALL=0 ;;
         --np) NP=$2; shift ;;
         --groups) BGROUPS=$2; shift ;;
+        --gasnet-prefix) GASNET=$2; shift ;;
         -h|--help) usage; exit 0 ;;
         *) echo "bench.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -110,6 +119,12 @@ for b in bench_rma bench_am bench_inject bench_barrier bench_limits bench_vis be
 done
 [ -x "$BIN/bench_amo" ] || { log "missing $BIN/bench_amo (build the bench_programs target)"; exit 1; }
 [ -x "$RIVETRUN" ] || { log "missing $RIVETRUN"; exit 1; }
+for b in bench_np bench_imm; do
+    [ -x "$BIN/$b" ] || { log "missing $BIN/$b (build the bench_programs target)"; exit 1; }
+done
+if [ -z "$GASNET" ] && [ -f "$BUILD/CMakeCache.txt" ]; then
+    GASNET=$(sed -n 's/^GASNET_PREFIX:[A-Z]*=//p' "$BUILD/CMakeCache.txt" | head -n1)
+fi
 
 mkdir -p "$OUT" "$LOGS" "$PEERDIR"
 loadavg() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo "?"; }
@@ -159,6 +174,39 @@ if [ "$PEERS" = 1 ]; then
         PEER_CMD[ucx]=ucx_perftest
         peer_status ucx built "ucx_perftest, UCX_TLS=sm,self"
     else peer_status ucx skipped "ucx_perftest not found (Debian ucx-utils)"; fi
+fi
+# GASNet-EX: the bench drivers themselves, compiled unchanged against an installed GASNet-EX
+# with the flags its <conduit>-par.mak fragment prescribes (bench/gasnet.mk). smp is compared
+# with rivet-shm; udp, with its shared memory off (GASNET_SUPERNODE_MAXSIZE=1), with rivet-ofi
+# (RIVET_PSHM=0). GASNET_LAUNCH[c] starts NP ranks ("@NP@" is replaced by the job size).
+declare -A GASNET_LAUNCH=()
+if [ "$PEERS" = 1 ] && [ -n "$GASNET" ]; then
+    for cnd in smp udp; do
+        pre=
+        IFS=: read -r -a gdirs <<<"$GASNET"
+        for d in "${gdirs[@]}"; do
+            [ -f "$d/include/$cnd-conduit/$cnd-par.mak" ] && { pre=$d; break; }
+        done
+        if [ -z "$pre" ]; then peer_status "gasnet-ex-$cnd" skipped "no $cnd-conduit in $GASNET"; continue; fi
+        if ! make -f "$ROOT/bench/gasnet.mk" GASNET_PREFIX="$pre" CONDUIT=$cnd \
+                OUT="$PEERDIR/gasnet-ex-$cnd" >"$LOGS/build-gasnet-ex-$cnd.log" 2>&1; then
+            peer_status "gasnet-ex-$cnd" skipped "build failed (logs/build-gasnet-ex-$cnd.log)"; continue
+        fi
+        ver=$(sed -n 's/^#define GASNET_RELEASE_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' \
+              "$pre/include/gasnet_config.h" 2>/dev/null | paste -sd. -)
+        if [ "$cnd" = smp ]; then
+            if [ -x "$pre/bin/gasnetrun_smp" ]; then GASNET_LAUNCH[smp]="$pre/bin/gasnetrun_smp -n @NP@"
+            else GASNET_LAUNCH[smp]="env GASNET_PSHM_NODES=@NP@"; fi
+            peer_status gasnet-ex-smp built "GASNet-EX ${ver:-?} smp-par from $pre (make -f bench/gasnet.mk)"
+        else
+            if [ ! -x "$pre/bin/amudprun" ]; then peer_status gasnet-ex-udp skipped "no amudprun in $pre/bin"; continue; fi
+            GASNET_LAUNCH[udp]="env GASNET_SUPERNODE_MAXSIZE=1 $pre/bin/amudprun -np @NP@ -spawn L"
+            peer_status gasnet-ex-udp built "GASNet-EX ${ver:-?} udp-par from $pre, GASNET_SUPERNODE_MAXSIZE=1 (no shared memory), amudprun -spawn L"
+        fi
+        printf 'gasnet_ex_%s\t%s\n' "$cnd" "$pre" >>"$META"
+    done
+elif [ "$PEERS" = 1 ]; then
+    peer_status gasnet-ex skipped "GASNET_PREFIX not set (make bench GASNET_PREFIX=/path/to/gasnet-ex)"
 fi
 
 # ---- running -----------------------------------------------------------------------------
@@ -296,6 +344,27 @@ rivet_ofi_amo() { # round ratomic(auto|ref)
         sed 's/.*flags 0x[0-9a-f]*: //' | tr '\t' ' ')
     [ "$round" = 1 ] && [ -n "$impl" ] && printf 'ofi_ratomic_%s\t%s\n' "$cfg" "$impl" >>"$META"
 }
+# The same driver built against GASNet-EX's conduit c (smp or udp), at np ranks.
+gasnet_np() { # conduit np group round program args...
+    local cnd=$1 np=$2 group=$3 round=$4 prog=$5; shift 5
+    [ -n "${GASNET_LAUNCH[$cnd]:-}" ] || return 0
+    local launch=${GASNET_LAUNCH[$cnd]//@NP@/$np}
+    # shellcheck disable=SC2086
+    run "gasnet-ex-$cnd" "$group" "$round" "" $launch "$PEERDIR/gasnet-ex-$cnd/$prog" \
+        --system "gasnet-ex-$cnd" "${COMMON[@]}" "$@"
+}
+gasnet() { # conduit group round program args... (NP ranks)
+    local cnd=$1; shift
+    gasnet_np "$cnd" "$NP" "$@"
+}
+# bench_np and bench_imm at np ranks over shm (rivet-shm) or ofi (rivet-ofi, RIVET_PSHM=0).
+rivet_np() { # transport(shm|ofi) np group round program args...
+    local t=$1 np=$2 group=$3 round=$4 prog=$5; shift 5
+    local e=("RIVET_TRANSPORT=$t")
+    [ "$t" = ofi ] && e+=(RIVET_PSHM=0)
+    run "rivet-$t" "$group" "$round" "" env "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n "$np" \
+        "$BIN/$prog" --system "rivet-$t" "${COMMON[@]}" "$@"
+}
 ofi_raw() { # group round args...
     local group=$1 round=$2; shift 2
     run libfabric-raw "$group" "$round" "" "$BIN/ofi_raw" --system libfabric-raw "${COMMON[@]}" "$@"
@@ -396,6 +465,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   if want lat; then
     log "round $r/$ROUNDS: latency"
     rivet lat "$r" bench_rma --only put_latency,get_latency "${SIZES[@]}"
+    gasnet smp lat "$r" bench_rma --only put_latency,get_latency "${SIZES[@]}"
     [ "$SMOKE" = 1 ] || rivet_ref lat "$r" bench_rma --only put_latency:blocking,get_latency:blocking "${SIZES[@]}"
     limits lat "$r" --only limit_cacheline_rtt
     [ "$PEERS" = 1 ] && { mpi_peers lat "$r" --only put_latency,get_latency "${SIZES[@]}"; ucx_peer lat "$r"; }
@@ -403,6 +473,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   if want bw; then
     log "round $r/$ROUNDS: bandwidth"
     rivet bw "$r" bench_rma --only put_bw,get_bw "${SIZES[@]}"
+    gasnet smp bw "$r" bench_rma --only put_bw,get_bw "${SIZES[@]}"
     [ "$SMOKE" = 1 ] || rivet_ref bw "$r" bench_rma --only put_bw:nbi_bulk,put_bw:nbi,get_bw:nbi "${SIZES[@]}"
     limits bw "$r" --only limit_memcpy_bw "${SIZES[@]}"
     [ "$PEERS" = 1 ] && { mpi_peers bw "$r" --only put_bw,get_bw "${SIZES[@]}"; ucx_peer bw "$r"; }
@@ -410,17 +481,20 @@ for ((r = 1; r <= ROUNDS; r++)); do
   if want am; then
     log "round $r/$ROUNDS: active messages"
     rivet am "$r" bench_am
+    gasnet smp am "$r" bench_am
     limits am "$r" --only limit_cacheline_rtt,limit_copy_rtt
     [ "$PEERS" = 1 ] && { mpi_peers am "$r" --only am_short_rtt,am_medium_rtt,am_medium_flood; ucx_peer am "$r"; }
   fi
   if want inject; then
     log "round $r/$ROUNDS: injection overhead"
     rivet inject "$r" bench_inject
+    gasnet smp inject "$r" bench_inject
     [ "$PEERS" = 1 ] && mpi_peers inject "$r" --only inject_overhead
   fi
   if want barrier; then
     log "round $r/$ROUNDS: barrier"
     rivet barrier "$r" bench_barrier --max-size 64K
+    gasnet smp barrier "$r" bench_barrier --max-size 64K
     [ "$PEERS" = 1 ] && mpi_peers barrier "$r" --only barrier
   fi
   if want coll; then
@@ -428,6 +502,13 @@ for ((r = 1; r <= ROUNDS; r++)); do
     CSIZES=(); [ "$SMOKE" = 1 ] || CSIZES=(--max-size 1M)
     for cnp in 2 4; do
         rivet_coll "$r" "$cnp" "${CSIZES[@]}"
+        # GASNet-EX's smp waits busy-poll like MPI's: at more ranks than cores only round 1
+        # with 0.5% of the iterations, else a quarter (a full run took > 300 s at load 25)
+        if [ "$cnp" -gt "$(nproc 2>/dev/null || echo 2)" ]; then
+            [ "$r" = 1 ] && gasnet_np smp "$cnp" "coll-np$cnp" "$r" bench_coll "${CSIZES[@]}" --scale 0.005
+        else
+            gasnet_np smp "$cnp" "coll-np$cnp" "$r" bench_coll "${CSIZES[@]}" --scale 0.25
+        fi
         [ "$PEERS" = 1 ] && mpi_coll "$r" "$cnp" "${CSIZES[@]}"
     done
   fi
@@ -437,6 +518,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
     log "round $r/$ROUNDS: remote atomics"
     for cfg in auto ref; do
         rivet_amo amo "$r" "$cfg" "$NP" --only amo_fadd_latency,amo_fadd_throughput
+        [ "$cfg" = auto ] && gasnet smp amo "$r" bench_amo --only amo_fadd_latency,amo_fadd_throughput
         for k in 1 2 4 8; do rivet_amo amo_hotspot "$r" "$cfg" "$k" --only amo_hotspot; done
     done
     if [ "$PEERS" = 1 ]; then
@@ -451,7 +533,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
         OFI_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
         rivet_ofi ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
         ofi_raw ofi "$r" --only put_latency,put_rtt,put_bw "${OFI_SIZES[@]}"
+        gasnet udp ofi "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
         rivet_ofi ofi-am "$r" "" bench_am --only am_short_rtt --scale 0.1
+        gasnet udp ofi-am "$r" bench_am --only am_short_rtt --scale 0.1
         for proto in sync reassembly; do
             rivet_ofi ofi-amlong "$r" "$proto" bench_am --only am_long_rtt,am_long_flood \
                 --min-size 16K "${OFI_SIZES[@]}"
@@ -469,6 +553,32 @@ for ((r = 1; r <= ROUNDS; r++)); do
         [ "$PEERS" = 1 ] && ucx_tcp_peer "$r"
     fi
 
+  if want np; then
+    # the Aries seed's Figure 1: AM Medium ping-pong, payload generated in place, negotiated
+    # (np) vs fixed (fp) payload, 0 B to the largest Medium; both variants alternate per trial
+    log "round $r/$ROUNDS: negotiated vs fixed payload AM Medium"
+    NP_SIZES=(); [ "$SMOKE" = 1 ] || NP_SIZES=(--max-size 1M)
+    # (a quarter of the iterations: the sweep has 18 sizes and two variants)
+    rivet_np shm "$NP" np "$r" bench_np "${NP_SIZES[@]}" --scale 0.25
+    gasnet smp np "$r" bench_np "${NP_SIZES[@]}" --scale 0.25
+    if [ "$r" -le 2 ] && [ -x "$BIN/ofi_raw" ]; then
+        rivet_np ofi 2 np-net "$r" bench_np "${NP_SIZES[@]}" --scale 0.1
+        gasnet_np udp 2 np-net "$r" bench_np "${NP_SIZES[@]}" --scale 0.1
+    fi
+  fi
+  if want imm; then
+    # the Aries seed's Figure 2 (GASNet's testimm method): static vs IMMEDIATE schedules
+    # towards receivers that sleep 500 us between polls, 1 and 3 receivers
+    log "round $r/$ROUNDS: IMMEDIATE vs static schedules, inattentive receivers"
+    for inp in 2 4; do
+        rivet_np shm "$inp" "imm-np$inp" "$r" bench_imm
+        gasnet_np smp "$inp" "imm-np$inp" "$r" bench_imm
+        if [ "$r" -le 2 ] && [ -x "$BIN/ofi_raw" ]; then
+            rivet_np ofi "$inp" "imm-net-np$inp" "$r" bench_imm --scale 0.25
+            gasnet_np udp "$inp" "imm-net-np$inp" "$r" bench_imm --scale 0.25
+        fi
+    done
+  fi
   if want vis; then
     # the regions span 4x the payload: an 8 MiB area gives the seed's 2 MiB payloads
     log "round $r/$ROUNDS: VIS (non-contiguous puts)"

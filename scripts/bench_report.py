@@ -18,8 +18,10 @@ import subprocess
 import sys
 from collections import defaultdict
 
+import bench_report_gex as gex
+
 RIVET = "rivet-shm"
-PEERS = ["mpi-openmpi", "mpi-mpich", "oshmem", "ucx"]
+PEERS = ["gasnet-ex-smp", "mpi-openmpi", "mpi-mpich", "oshmem", "ucx"]
 # Rivet variant shown in the comparison tables (all variants get their own table).
 HEADLINE = {"put_latency": "blocking", "get_latency": "blocking", "put_bw": "nbi_bulk",
             "get_bw": "nbi"}
@@ -73,8 +75,8 @@ class Store:
                 except ValueError:
                     self.bad += 1
                     continue
-                if str(r.get("group", "")).startswith("coll-"):
-                    continue  # np 2 and 4 collectives: coll_table() reads them itself
+                if str(r.get("group", "")).startswith(("coll-", "imm-")):
+                    continue  # np 2 and 4 collectives, bench_imm: their tables read them
                 key = (r["benchmark"], r["system"], r.get("variant", ""), r.get("config", ""),
                        int(r["size"]), r["metric"], int(r.get("depth", 0)))
                 samples = [float(x) for x in (r.get("samples") or [r["value"]])]
@@ -254,7 +256,7 @@ def inject_tables(st):
 def amo_tables(st):
     """Remote atomics: fetch-add latency/throughput (2 ranks) and the hot spot per job size;
     Rivet's CPU atomics and AM reference ([ref]) side by side, then each MPI peer."""
-    peers = [p for p in ("mpi-openmpi", "mpi-mpich")
+    peers = [p for p in ("gasnet-ex-smp", "mpi-openmpi", "mpi-mpich")
              if any(p in st.systems(b) for b in ("amo_fadd_latency", "amo_hotspot"))]
     head = ["measurement", "Rivet CPU best (median)", "Rivet [ref] best (median)", "ref/CPU"]
     for p in peers:
@@ -346,7 +348,7 @@ def coll_table(path):
              if k[0] == bench and k[1] == system and k[3] == np_ and k[4] == size]
         return min(c) if c else None
 
-    peers = [p for p in ("mpi-openmpi", "mpi-mpich") if any(k[1] == p for k in vals)]
+    peers = [p for p in ("gasnet-ex-smp", "mpi-openmpi", "mpi-mpich") if any(k[1] == p for k in vals)]
     head = ["collective", "size", "ranks", "Rivet best (median)"]
     for p in peers:
         head += ["%s best" % p, "Rivet/%s" % p]
@@ -633,7 +635,8 @@ FIGURES = [
         ("AM Long one-way flood", "am_long_flood", "bandwidth", MC)]),
 ]
 SYSTEM_COLOR = {RIVET: "#1f5fbf", "mpi-openmpi": "#e08000", "mpi-openmpi [ucx]": "#c03020",
-                "mpi-mpich": "#2a9d3a", "oshmem": "#8040b0", "ucx": "#8c564b", "limit": "#000000"}
+                "mpi-mpich": "#2a9d3a", "oshmem": "#8040b0", "ucx": "#8c564b", "limit": "#000000",
+                "gasnet-ex-smp": "#d62790"}
 RIVET_STYLES = ["-", "--", "-.", ":"]
 
 
@@ -890,6 +893,8 @@ def main():
     L += rows
     L.append("")
 
+    L += gex.gasnet_table(st, fmt, ratio)
+
     L.append("## Peers and failures")
     L.append("")
     if peers:
@@ -1009,6 +1014,9 @@ def main():
         L.append("")
         L += t
         L.append("")
+
+    L += gex.np_tables(st, fmt, fmt_size, ratio)
+    L += gex.imm_tables(a.results or os.path.join(a.out, "results.json"), fmt, ratio)
 
     t = vis_tables(st)
     if t:
