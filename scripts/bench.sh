@@ -545,7 +545,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         for cfg in auto ref; do rivet_ofi_amo "$r" "$cfg"; done
     fi
 
-    if want ucx && grep -q rv_tp_ucx_desc "$BUILD/librivet.so" 2>/dev/null && [ "$r" -le 2 ]; then
+    if want ucx && "$BUILD/bin/rivet-info" --transports 2>/dev/null | grep -qE "^ *ucx .*(accepts|declines)" && [ "$r" -le 2 ]; then
         log "round $r/$ROUNDS: network transport (ucx, UCX_TLS=tcp) and ucx_perftest"
         UCX_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && UCX_SIZES=(--max-size 4K)
         rivet_ucx ucx "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk,get_bw "${UCX_SIZES[@]}"
