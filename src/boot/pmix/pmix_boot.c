@@ -45,12 +45,18 @@ void rv_boot_pmix_fini(void) {}
 #include <pmix.h>
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <stdbool.h>
 #include <unistd.h>
 
 /* Bound on every wait of the exit paths: PMIx_Abort's kill reaching us, PMIx_Finalize. */
 #define RV_PMIX_EXIT_SECONDS 10
+/* How long gasnet_exit waits in its exit fence for the other ranks (all calling gasnet_exit
+ * too) before it ends the job with PMIx_Abort. */
+#define RV_PMIX_EXIT_WAIT_SECONDS 5
 
 /* The libpmix entry points we use, resolved by name (types from pmix.h). */
 static struct {
@@ -61,6 +67,7 @@ static struct {
     __typeof__(&PMIx_Put) put;
     __typeof__(&PMIx_Commit) commit;
     __typeof__(&PMIx_Fence) fence;
+    __typeof__(&PMIx_Fence_nb) fence_nb;
     __typeof__(&PMIx_Abort) abort;
     __typeof__(&PMIx_Error_string) errstr;
 } px;
@@ -97,6 +104,7 @@ static int rv_px_load(void)
         { (void **)&px.get, "PMIx_Get" },       { (void **)&px.put, "PMIx_Put" },
         { (void **)&px.commit, "PMIx_Commit" }, { (void **)&px.fence, "PMIx_Fence" },
         { (void **)&px.abort, "PMIx_Abort" },   { (void **)&px.errstr, "PMIx_Error_string" },
+        { (void **)&px.fence_nb, "PMIx_Fence_nb" },
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         *syms[i].fn = dlsym(px.lib, syms[i].name);
@@ -283,12 +291,65 @@ int rv_boot_pmix_allgather(const void *mine, size_t len, void *all)
     return 0;
 }
 
+/* The exit fence: gasnet_exit waits for it on a condition variable, with a time limit. */
+static pthread_mutex_t rv_px_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rv_px_cond = PTHREAD_COND_INITIALIZER;
+static int rv_px_fenced;           /* 1: the exit fence completed, -1: it failed */
+
+static void rv_px_fenced_cb(pmix_status_t status, void *cbdata)
+{
+    (void)cbdata;
+    pthread_mutex_lock(&rv_px_lock);
+    rv_px_fenced = status == PMIX_SUCCESS ? 1 : -1;
+    pthread_cond_signal(&rv_px_cond);
+    pthread_mutex_unlock(&rv_px_lock);
+}
+
+/* Whether every rank called gasnet_exit: each publishes its code and enters a fence; when
+ * the fence completes within RV_PMIX_EXIT_WAIT_SECONDS and every rank published a code,
+ * each rank can end by itself, after its output went out. */
+static int rv_px_exit_together(int code)
+{
+    int32_t c = code;
+    if (rv_px_put("rivet.exit", &c, sizeof c)) return 0;
+    pmix_proc_t all;
+    pmix_info_t info;
+    rv_px_proc(&all, PMIX_RANK_WILDCARD);
+    memset(&info, 0, sizeof info);
+    snprintf(info.key, sizeof info.key, "%s", PMIX_COLLECT_DATA);
+    info.value.type = PMIX_BOOL;
+    info.value.data.flag = true;
+    if (px.fence_nb(&all, 1, &info, 1, rv_px_fenced_cb, NULL) != PMIX_SUCCESS) return 0;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RV_PMIX_EXIT_WAIT_SECONDS;
+    pthread_mutex_lock(&rv_px_lock);
+    while (!rv_px_fenced && pthread_cond_timedwait(&rv_px_cond, &rv_px_lock, &until) != ETIMEDOUT) {}
+    int done = rv_px_fenced == 1;
+    pthread_mutex_unlock(&rv_px_lock);
+    /* the fence may have met another rank's bootstrap collective: all must be exiting */
+    for (uint32_t r = 0; done && r < rv_px_size; r++) {
+        pmix_value_t *v = r == rv_px_me.rank ? NULL : rv_px_get(r, "rivet.exit");
+        done = r == rv_px_me.rank || (v && v->type == PMIX_BYTE_OBJECT);
+        rv_px_free(v);
+    }
+    return done;
+}
+
 void rv_boot_pmix_exit_job(int code, int fatal)
 {
     if (rv_px_state != RV_PX_UP || getpid() != rv_px_pid) return;
-    rv_px_state = RV_PX_ABORTED;
-    /* The server ends every rank, this one too, maybe before exit() flushes stdio. */
+    /* What this rank printed goes out before anything can end it. */
     fflush(NULL);
+    if (!fatal && rv_px_exit_together(code)) {
+        /* Every rank called gasnet_exit: each ends by itself, with its code. */
+        rv_px_state = RV_PX_DONE;
+        rv_px_deadline(code);
+        px.finalize(NULL, 0);
+        alarm(0);
+        return;
+    }
+    rv_px_state = RV_PX_ABORTED;
     rv_px_deadline(code);
     char msg[128];
     snprintf(msg, sizeof msg, "rivet: rank %u %s %d", (unsigned)rv_px_me.rank,
