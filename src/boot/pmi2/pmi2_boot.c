@@ -167,10 +167,20 @@ static void rv_p2_deadline(int code)
     alarm(RV_PMI2_EXIT_SECONDS);
 }
 
+/* Appends to buf[len] (used: its length so far, which may pass len: the text is cut). */
+static void rv_p2_cat(char *buf, size_t len, size_t *used, const char *sep, int a, int b)
+{
+    char one[32];
+    int n = a == b ? snprintf(one, sizeof one, "%s%d", sep, a)
+                   : snprintf(one, sizeof one, "%s%d-%d", sep, a, b);
+    if (*used < len) snprintf(buf + *used, len - *used, "%s", one);
+    *used += (size_t)n;
+}
+
 /* The node of every rank from PMI_process_mapping, "(vector,(first,nodes,per),...)": the
  * triples, repeated until every rank has a node, give 'nodes' nodes from 'first' on 'per'
  * consecutive ranks each. Writes our node and the ranks on it (ranges, e.g. "0-3,8"). */
-static int rv_p2_map(const char *m, unsigned *node, char *here, size_t hlen)
+static int rv_p2_map(const char *m, unsigned *node, char *here, size_t hlen /* >= 8 */)
 {
     enum { MAXT = 256 };
     long t[MAXT][3];
@@ -193,9 +203,9 @@ static int rv_p2_map(const char *m, unsigned *node, char *here, size_t hlen)
     if (nt == 0) return -1;
     /* two passes: find our node, then list the ranks that share it */
     for (int pass = 0; pass < 2; pass++) {
-        int r = 0, last = -2, open = 0;
+        int r = 0, first = -2, last = -2;
         size_t used = 0;
-        if (pass == 1 && hlen) here[0] = '\0';
+        if (pass == 1) here[0] = '\0';
         while (r < rv_p2_size)
             for (int i = 0; i < nt && r < rv_p2_size; i++)
                 for (long n = 0; n < t[i][1] && r < rv_p2_size; n++)
@@ -206,18 +216,14 @@ static int rv_p2_map(const char *m, unsigned *node, char *here, size_t hlen)
                             continue;
                         }
                         if (nd != *node) continue;
-                        if (r == last + 1) {
-                            open = 1;
-                        } else {
-                            if (open) used += (size_t)snprintf(here + used, used < hlen ? hlen - used : 0, "-%d", last);
-                            used += (size_t)snprintf(here + used, used < hlen ? hlen - used : 0, "%s%d", used ? "," : "", r);
-                            open = 0;
+                        if (r != last + 1) {      /* a new range: write out the last one */
+                            if (first >= 0) rv_p2_cat(here, hlen, &used, used ? "," : "", first, last);
+                            first = r;
                         }
                         last = r;
                     }
-        if (pass == 1 && open)
-            used += (size_t)snprintf(here + used, used < hlen ? hlen - used : 0, "-%d", last);
-        if (pass == 1 && used >= hlen && hlen > 4) strcpy(here + hlen - 4, "...");
+        if (pass == 1 && first >= 0) rv_p2_cat(here, hlen, &used, used ? "," : "", first, last);
+        if (pass == 1 && used >= hlen) strcpy(here + hlen - 4, "...");
     }
     return 0;
 }
@@ -259,8 +265,9 @@ int rv_boot_pmi2_init(rv_boot_info_t *info)
         snprintf(detail, sizeof detail, "job %.64s, no usable PMI_process_mapping ('%.200s')",
                  rv_p2_job, map);
     else
-        snprintf(detail, sizeof detail, "job %.64s, node %u, ranks here: %.63s (PMI_process_mapping %.200s)",
-                 rv_p2_job, node, here, map);
+        snprintf(detail, sizeof detail,
+                 "job %.64s, node %u, ranks here: %.63s (PMI_process_mapping %.200s)", rv_p2_job,
+                 node, here, map);
     info->detail = detail;
 
     /* The job secret (names our /dev/shm objects): rank 0's random value, through a fence. */
@@ -271,7 +278,8 @@ int rv_boot_pmi2_init(rv_boot_info_t *info)
     }
     if ((rv_p2_rank == 0 && rv_p2_put("rivet.secret", secret)) || rv_p2_fence("job secret") ||
         rv_p2_get(0, "rivet.secret", secret) != 32) {
-        fprintf(stderr, "rivet: bootstrap: rank %d did not get rank 0's job secret over PMI2\n", rv_p2_rank);
+        fprintf(stderr, "rivet: bootstrap: rank %d did not get rank 0's job secret over PMI2\n",
+                rv_p2_rank);
         return -1;
     }
     for (int i = 0; i < 32; i++)
@@ -324,7 +332,7 @@ int rv_boot_pmi2_allgather(const void *mine, size_t len, void *all)
     }
     if (rv_p2_fence(len ? "allgather" : "barrier")) return -1;
     for (int r = 0; r < rv_p2_size; r++) {
-        unsigned char *dst = (unsigned char *)all + (size_t)r * len;
+        unsigned char *dst = len ? (unsigned char *)all + (size_t)r * len : NULL;
         if (r == rv_p2_rank) {
             if (len) memmove(dst, mine, len);
             continue;
@@ -336,18 +344,17 @@ int rv_boot_pmi2_allgather(const void *mine, size_t len, void *all)
             const char *v = val;
             if (c == 0 && *v == 'x') rv_p2_follow(r, atoi(v + 1));
             if (c == 0 && *v++ != 'a') n = -1;
-            size_t h0 = c * RV_PMI2_CHUNK, want = 2 * len - h0 < RV_PMI2_CHUNK ? 2 * len - h0 : RV_PMI2_CHUNK;
-            if (!len) want = 0;
-            if (n < 0 || strlen(v) != want) {
-                fprintf(stderr, "rivet: rank %d: rank %d's %s over PMI2 is malformed\n", rv_p2_rank, r, key);
+            size_t h0 = c * RV_PMI2_CHUNK;
+            size_t want = !len ? 0 : 2 * len - h0 < RV_PMI2_CHUNK ? 2 * len - h0 : RV_PMI2_CHUNK;
+            int bad = n < 0 || strlen(v) != want;
+            for (size_t h = 0; h < want && !bad; h++) bad = rv_p2_hex(v[h]) < 0;
+            if (bad) {
+                fprintf(stderr, "rivet: rank %d: rank %d's %s over PMI2 is malformed\n", rv_p2_rank,
+                        r, key);
                 return -1;
             }
             for (size_t h = 0; h < want; h++) {
                 int d = rv_p2_hex(v[h]);
-                if (d < 0) {
-                    fprintf(stderr, "rivet: rank %d: rank %d's %s over PMI2 is malformed\n", rv_p2_rank, r, key);
-                    return -1;
-                }
                 size_t b = (h0 + h) / 2;
                 dst[b] = (unsigned char)((h0 + h) % 2 ? (dst[b] & 0xf0) | d : d << 4);
             }
@@ -418,7 +425,8 @@ void rv_boot_pmi2_exit_job(int code, int fatal)
     rv_p2_deadline(code);
     char msg[160];
     snprintf(msg, sizeof msg, "rivet: rank %d %s %d", rv_p2_rank,
-             fatal ? "stopped on a fatal error, exit code" : "called gasnet_exit alone, exit code", code);
+             fatal ? "stopped on a fatal error, exit code" : "called gasnet_exit alone, exit code",
+             code);
     fprintf(stderr, "%s: ending the job through PMI2_Abort\n", msg);
     /* PMI2 carries no exit code: srun kills every rank (and reports that, not 'code'). */
     int rc = p2.abort(1, msg);
