@@ -5,6 +5,8 @@
  * then does what its mode says:
  *   ok               a barrier, an AM ring and a put to the next rank, checked; returns 0
  *   exit R C         rank R calls gasnet_exit(C) while the others wait in a barrier
+ *   exitboot R C [barrier]  the same while the others are in a bootstrap allgather (or
+ *                    barrier): the job still ends with C
  *   allexit C        every rank prints a line (left in its stdio buffer) and calls gasnet_exit(C)
  *   allexit_late C   the same, rank r 300*r ms (at most 1.5 s) after rank 0 (every line must still arrive)
  *   kill R           rank R dies by SIGKILL while the others wait in a barrier */
@@ -66,6 +68,17 @@ int main(int argc, char **argv)
         if (rvt_me == (gex_Rank_t)atoi(argv[2])) gasnet_exit(atoi(argv[3]));
         rvt_barrier();                        /* never completes */
         RVT_FAIL("rank %u passed a barrier that rank %s left", rvt_me, argv[2]);
+    }
+    if (!strcmp(mode, "exitboot") && argc > 3) {
+        /* rank R's gasnet_exit(C) meets the others inside a bootstrap collective: an
+         * allgather (with a 4th argument "barrier": a bootstrap barrier) */
+        if (rvt_me == (gex_Rank_t)atoi(argv[2])) gasnet_exit(atoi(argv[3]));
+        uint64_t mine = rvt_me, *all = calloc(rvt_n, sizeof *all);
+        RVT_CHECK(all != NULL, "out of memory");
+        int rc = argc > 4 && !strcmp(argv[4], "barrier") ? rv_boot_barrier()
+                                                          : rv_boot_allgather(&mine, sizeof mine, all);
+        RVT_FAIL("rank %u left a bootstrap collective (%d) that rank %s met with gasnet_exit",
+                 rvt_me, rc, argv[2]);
     }
     if (!strcmp(mode, "allexit") && argc > 2) {
         printf("pmix_prog: bye from rank %u\n", rvt_me);

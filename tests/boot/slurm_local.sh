@@ -52,7 +52,7 @@ start) ;;
 esac
 
 rm -rf "$dir"
-mkdir -p "$dir/state" "$dir/spool" || skip "cannot create $dir"
+mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" || skip "cannot create $dir"
 [ "${RIVET_TEST_SLURM:-1}" != 0 ] || skip "RIVET_TEST_SLURM=0"
 have_pmix=${3:-1} have_pmi2=${4:-0}
 [ "$have_pmix" = 1 ] || [ "$have_pmi2" = 1 ] ||
@@ -94,6 +94,9 @@ SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+# the pmix plugin's per-step directories (spmix_appdir_<uid>_<job>.<step>) live here, not in
+# /tmp: job ids restart at 1 in every test cluster, and an aborted step may leave its own
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
