@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # scripts/deps.sh: installs the Debian packages Rivet needs that are missing.
 # usage: scripts/deps.sh [--test] [--bench] [--clang]
-#   (no option)  build: cmake make gcc pkg-config python3 libfabric-dev (ofi), libucx-dev (ucx), libpmix-dev
-#                (PMIx bootstrap)
+#   (no option)  build: cmake make gcc pkg-config python3 libfabric-dev (ofi), libucx-dev (ucx),
+#                libpmix-dev (PMIx bootstrap), libpmi2-0-dev (PMI2 bootstrap: Slurm's pmi2.h;
+#                libpmi2-0 with it)
 #   --test       also what the test suite runs under: openmpi-bin and munge slurmctld slurmd
-#                slurm-client (the PMIx tests run under mpirun and a private one-node Slurm)
+#                slurm-client (the PMIx and PMI2 tests run under mpirun and a private one-node
+#                Slurm: srun --mpi=pmix and --mpi=pmi2)
 #   --bench      also the benchmark peers and plots: Open MPI and MPICH, UCX tools,
 #                python3-matplotlib (or gnuplot, if that is what is installed)
 #   --clang      also clang
 # As root (or with password-less sudo) it runs apt-get; otherwise it prints the command
 # to run and exits 1. Nothing missing: one dpkg-query call, no output, exit 0.
 set -eu
-pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libucx-dev libpmix-dev"
+pkgs="cmake make gcc libc6-dev pkg-config python3 libfabric-dev libucx-dev libpmix-dev libpmi2-0-dev"
 for a in "$@"; do
     case $a in
         # Open MPI and MPICH co-install on Debian 12 (mpicc/mpirun are alternatives;
@@ -20,7 +22,7 @@ for a in "$@"; do
         --bench) pkgs="$pkgs libopenmpi-dev openmpi-bin libmpich-dev mpich ucx-utils python3-matplotlib|gnuplot-nox" ;;
         --test) pkgs="$pkgs openmpi-bin munge slurmctld slurmd slurm-client" ;;
         --clang) pkgs="$pkgs clang" ;;
-        -h|--help) sed -n '3,12p' "$0"; exit 0 ;;
+        -h|--help) sed -n '3,14p' "$0"; exit 0 ;;
         *) echo "deps.sh: unknown option $a" >&2; exit 2 ;;
     esac
 done

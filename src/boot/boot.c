@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* boot/boot.c: picks the bootstrap (rivetrun launcher, PMIx, fork spawner or singleton) and
+/* boot/boot.c: picks the bootstrap (rivetrun launcher, PMIx, PMI2, fork spawner or singleton) and
  * dispatches boot.h to it. */
 #include "boot/boot.h"
 #include "boot/fork/fork.h"
 #include "boot/launcher/launcher.h"
 #include "boot/launcher/proto.h"
+#include "boot/pmi2/pmi2_boot.h"
 #include "boot/pmix/pmix_boot.h"
 #include "boot/singleton/singleton.h"
 
@@ -13,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RV_BOOT_NONE, RV_BOOT_SINGLETON, RV_BOOT_LAUNCHER, RV_BOOT_PMIX };
+enum { RV_BOOT_NONE, RV_BOOT_SINGLETON, RV_BOOT_LAUNCHER, RV_BOOT_PMIX, RV_BOOT_PMI2 };
 
 static int rv_boot_mode = RV_BOOT_NONE;
 static rv_boot_info_t rv_boot_info;
@@ -23,13 +24,18 @@ static rv_boot_info_t rv_boot_info;
 #else
 #define RV_BOOT_PMIX_BUILT "not built: no pmix.h"
 #endif
+#ifdef RIVET_HAVE_PMI2
+#define RV_BOOT_PMI2_BUILT "built"
+#else
+#define RV_BOOT_PMI2_BUILT "not built: no slurm/pmi2.h"
+#endif
 const char rv_boot_order[] =
     "1. launcher   RIVET_BOOT_FD set (started by rivetrun)\n"
     "2. pmix       PMIX_RANK and PMIX_NAMESPACE set (srun --mpi=pmix, mpirun, prterun; "
     RV_BOOT_PMIX_BUILT ")\n"
-    "   (PMI2 / PMI-1 alone, e.g. srun --mpi=pmi2: not supported)\n"
-    "3. fork       GASNET_PSHM_NODES=N, N > 1 (this process forks N ranks)\n"
-    "4. singleton  otherwise (a one-rank job)\n";
+    "3. pmi2       PMI_FD and PMI_RANK set (srun --mpi=pmi2; " RV_BOOT_PMI2_BUILT ")\n"
+    "4. fork       GASNET_PSHM_NODES=N, N > 1 (this process forks N ranks)\n"
+    "5. singleton  otherwise (a one-rank job)\n";
 
 int rv_boot_init(rv_boot_info_t *info)
 {
@@ -50,6 +56,10 @@ int rv_boot_init(rv_boot_info_t *info)
         /* A PMIx server (srun, mpirun, prterun) started us: it decides the job. */
         rc = rv_boot_pmix_init(&rv_boot_info);
         mode = RV_BOOT_PMIX;
+    } else if (rv_boot_pmi2_detected()) {
+        /* A PMI2 server (srun --mpi=pmi2) started us: it decides the job. */
+        rc = rv_boot_pmi2_init(&rv_boot_info);
+        mode = RV_BOOT_PMI2;
     } else if (rv_boot_fork_nodes(&nfork) != 0) {
         return -1;
     } else if (nfork > 1) {
@@ -61,8 +71,9 @@ int rv_boot_init(rv_boot_info_t *info)
         mode = RV_BOOT_SINGLETON;
     }
     if (rc != 0) {
-        /* A PMIx job whose bootstrap failed must still end as a whole. */
+        /* A PMIx or PMI2 job whose bootstrap failed must still end as a whole. */
         if (mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(1, 1);
+        if (mode == RV_BOOT_PMI2) rv_boot_pmi2_exit_job(1, 1);
         return -1;
     }
     rv_boot_mode = mode;
@@ -75,6 +86,7 @@ int rv_boot_allgather(const void *mine, size_t len, void *all)
     switch (rv_boot_mode) {
     case RV_BOOT_LAUNCHER:  return rv_boot_launcher_allgather(mine, len, all);
     case RV_BOOT_PMIX:      return rv_boot_pmix_allgather(mine, len, all);
+    case RV_BOOT_PMI2:      return rv_boot_pmi2_allgather(mine, len, all);
     case RV_BOOT_SINGLETON: return rv_boot_singleton_allgather(mine, len, all);
     default:
         fprintf(stderr, "rivet: bootstrap collective before rv_boot_init\n");
@@ -91,12 +103,14 @@ void rv_boot_exit_job(int code)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, 0);
     else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(code, 0);
+    else if (rv_boot_mode == RV_BOOT_PMI2) rv_boot_pmi2_exit_job(code, 0);
 }
 
 void rv_boot_fatal_job(int code)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_exit_job(code, RV_BOOT_EXIT_FATAL);
     else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_exit_job(code, 1);
+    else if (rv_boot_mode == RV_BOOT_PMI2) rv_boot_pmi2_exit_job(code, 1);
     else if (rv_boot_mode == RV_BOOT_NONE) rv_boot_launcher_fatal_early(code);
 }
 
@@ -104,6 +118,7 @@ void rv_boot_fini(void)
 {
     if (rv_boot_mode == RV_BOOT_LAUNCHER) rv_boot_launcher_fini();
     else if (rv_boot_mode == RV_BOOT_PMIX) rv_boot_pmix_fini();
+    else if (rv_boot_mode == RV_BOOT_PMI2) rv_boot_pmi2_fini();
 }
 
 const char *rv_boot_signame(int sig, char buf[16])

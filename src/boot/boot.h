@@ -11,14 +11,15 @@ typedef struct rv_boot_info {
     uint32_t rank;        /* jobrank, 0..size-1 */
     uint32_t size;        /* number of processes in the job */
     char     secret[33];  /* per-job random secret, 32 lowercase hex digits + NUL */
-    const char *method;   /* "launcher" (rivetrun), "pmix", "fork" (GASNET_PSHM_NODES) or "singleton" */
+    const char *method;   /* "launcher" (rivetrun), "pmix", "pmi2", "fork" (GASNET_PSHM_NODES) or "singleton" */
     const char *detail;   /* what the bootstrap found, for RIVET_VERBOSE, or NULL */
     char     host[64];    /* this host's name as the launcher knows it, or "" (gethostname) */
 } rv_boot_info_t;
 
 /* Picks the bootstrap, first match wins (rv_boot_order lists them): rivetrun's own
  * (RIVET_BOOT_FD in the environment: connects to the launcher); PMIx (PMIX_RANK and
- * PMIX_NAMESPACE: srun --mpi=pmix, mpirun, prterun; boot/pmix/); GASNET_PSHM_NODES=N
+ * PMIX_NAMESPACE: srun --mpi=pmix, mpirun, prterun; boot/pmix/); PMI2 (PMI_FD and PMI_RANK:
+ * srun --mpi=pmi2; boot/pmi2/); GASNET_PSHM_NODES=N
  * (N > 1) forks N ranks (boot/fork/: the calling process stays behind as their
  * supervisor and never returns); otherwise a one-process job with a fresh random secret.
  * Returns 0 on success; on failure prints the reason and returns -1. */

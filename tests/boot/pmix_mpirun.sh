@@ -5,8 +5,11 @@
 # usage: pmix_mpirun.sh HAVE_PMIX EXPECT NP PROG [ARGS...]
 #        (RIVET_TEST_LAUNCH, when set, replaces "mpirun --oversubscribe -np NP": e.g. a rivetrun
 #        command line; split at blanks. RIVET_TEST_SLURM_DIR: run under the test cluster
-#        slurm_local.sh started there, by default with "srun --mpi=pmix -n NP", or skip.)
-#   HAVE_PMIX  1 when this Rivet was built with the PMIx bootstrap
+#        slurm_local.sh started there, by default with "srun --mpi=M -n NP", or skip;
+#        M is RIVET_TEST_MPI, pmix by default, or pmi2: the PMI2 bootstrap, whose boot_slurm_pmi2_*
+#        tests also set RIVET_TEST_BOOT=pmi2 for pmix_prog.)
+#   HAVE_PMIX  1 when this Rivet was built with the PMIx bootstrap (with RIVET_TEST_MPI=pmi2:
+#              with the PMI2 bootstrap)
 #   EXPECT     ok (exit 0), exit:C (exit code C), fail (any non-zero code)
 # Prints "SKIP: <reason>" and exits 77 (the ctest SKIP_RETURN_CODE) when mpirun, Open MPI or
 # the PMIx bootstrap is missing. Checks: the exit code; that a failing job ends within
@@ -17,7 +20,12 @@
 set -u
 have_pmix=$1 expect=$2 np=$3
 shift 3
-[ "$have_pmix" = 1 ] || { echo "SKIP: Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"; exit 77; }
+mpi=${RIVET_TEST_MPI:-pmix}
+if [ "$mpi" = pmi2 ]; then
+    [ "$have_pmix" = 1 ] || { echo "SKIP: Rivet was built without the PMI2 bootstrap (no slurm/pmi2.h: install libpmi2-0-dev)"; exit 77; }
+else
+    [ "$have_pmix" = 1 ] || { echo "SKIP: Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"; exit 77; }
+fi
 if [ -n "${RIVET_TEST_SLURM_DIR:-}" ]; then
     # under the test cluster of slurm_local.sh (boot_slurm_* tests): srun, not mpirun
     [ -f "$RIVET_TEST_SLURM_DIR/up" ] || {
@@ -25,7 +33,9 @@ if [ -n "${RIVET_TEST_SLURM_DIR:-}" ]; then
         exit 77
     }
     export SLURM_CONF="$RIVET_TEST_SLURM_DIR/slurm.conf" PATH="$PATH:/usr/sbin"
-    : "${RIVET_TEST_LAUNCH:=srun --mpi=pmix -n $np}"
+    timeout 30 srun --mpi=list 2>&1 | grep -qw "$mpi" ||
+        { echo "SKIP: srun --mpi=list does not offer $mpi (Slurm's mpi/$mpi plugin)"; exit 77; }
+    : "${RIVET_TEST_LAUNCH:=srun --mpi=$mpi -n $np}"
 else
     command -v mpirun >/dev/null 2>&1 || { echo "SKIP: no mpirun in PATH (Debian: apt-get install openmpi-bin)"; exit 77; }
     ver=$(mpirun --version 2>&1 | head -n 1)

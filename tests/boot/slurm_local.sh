@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/boot/slurm_local.sh: a private one-node Slurm cluster for the boot_slurm_* tests.
-# usage: slurm_local.sh start DIR [HAVE_PMIX]   (HAVE_PMIX 0: skip, the build has no PMIx)
+# usage: slurm_local.sh start DIR [HAVE_PMIX [HAVE_PMI2]]   (both 0: skip, the build has neither
+#                                    the PMIx nor the PMI2 bootstrap; HAVE_PMI2 defaults to 0)
 #                                    start munged, slurmctld, slurmd with a configuration
 #                                    generated in DIR (own ports, own munge socket: nothing
 #                                    of a system Slurm is used or touched); exit 0, or print
@@ -9,7 +10,8 @@
 #        slurm_local.sh stop DIR     stop the daemons started in DIR (by their pid files) and
 #                                    remove DIR; always exit 0
 # Needs root (the daemons run as root here) and Debian's munge, slurmctld, slurmd and
-# slurm-client with the mpi/pmix plugin. RIVET_TEST_SLURM=0 skips. Every wait is bounded.
+# slurm-client with the mpi/pmix or mpi/pmi2 plugin (of a bootstrap this build has); a test
+# whose plugin is missing skips by itself. RIVET_TEST_SLURM=0 skips. Every wait is bounded.
 set -u
 cmd=$1 dir=$2
 
@@ -50,20 +52,27 @@ start) ;;
 esac
 
 rm -rf "$dir"
-mkdir -p "$dir/state" "$dir/spool" || skip "cannot create $dir"
+mkdir -p "$dir/state" "$dir/spool" "$dir/tmp" || skip "cannot create $dir"
 [ "${RIVET_TEST_SLURM:-1}" != 0 ] || skip "RIVET_TEST_SLURM=0"
-[ "${3:-1}" = 1 ] || skip "Rivet was built without the PMIx bootstrap (no pmix.h: install libpmix-dev)"
+have_pmix=${3:-1} have_pmi2=${4:-0}
+[ "$have_pmix" = 1 ] || [ "$have_pmi2" = 1 ] ||
+    skip "Rivet was built without the PMIx and the PMI2 bootstrap (no pmix.h, no slurm/pmi2.h: install libpmix-dev, libpmi2-0-dev)"
 [ "$(id -u)" = 0 ] || skip "not root: the test cluster's daemons run as root"
 for c in munged slurmctld slurmd srun sinfo; do
     command -v $c >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v $c >/dev/null 2>&1 ||
         skip "no $c (Debian: apt-get install munge slurmctld slurmd slurm-client)"
 done
 PATH=$PATH:/usr/sbin
-found=
-for f in /usr/lib/*/slurm-wlm/mpi_pmix*.so /usr/lib/slurm/mpi_pmix*.so /usr/lib64/slurm/mpi_pmix*.so; do
-    [ -e "$f" ] && found=1
+# the plugin the probe below uses: pmix if built and there, else pmi2 if built and there
+probe=
+for m in pmix pmi2; do
+    [ "$m" = pmix ] && [ "$have_pmix" != 1 ] && continue
+    [ "$m" = pmi2 ] && [ "$have_pmi2" != 1 ] && continue
+    for f in /usr/lib/*/slurm-wlm/mpi_$m*.so /usr/lib/slurm/mpi_$m*.so /usr/lib64/slurm/mpi_$m*.so; do
+        [ -e "$f" ] && [ -z "$probe" ] && probe=$m
+    done
 done
-[ -n "$found" ] || skip "Slurm has no mpi/pmix plugin (mpi_pmix.so)"
+[ -n "$probe" ] || skip "Slurm has no mpi/pmix or mpi/pmi2 plugin for a bootstrap of this build (mpi_pmix.so, mpi_pmi2.so)"
 host=$(hostname -s)
 cpus=$(nproc)
 [ "$cpus" -ge 4 ] || cpus=4          # np 4 on a smaller machine: the node claims 4 CPUs
@@ -85,6 +94,9 @@ SlurmctldPort=$base
 SlurmdPort=$((base + 1))
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
+# the pmix plugin's per-step directories (spmix_appdir_<uid>_<job>.<step>) live here, not in
+# /tmp: job ids restart at 1 in every test cluster, and an aborted step may leave its own
+TmpFS=$dir/tmp
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
@@ -120,8 +132,8 @@ done
 case $state in idle*|mix*|alloc*) ;;
     *) skip "the node did not come up within 30 s (sinfo: '${state:-no answer}'; $(tail -n 2 "$dir/slurmd.log" 2>/dev/null | tr '\n' ' '))" ;;
 esac
-timeout 60 srun -n 1 --mpi=pmix true >"$dir/probe.out" 2>&1 ||
-    skip "srun --mpi=pmix does not run a task: $(tail -n 2 "$dir/probe.out" | tr '\n' ' ')"
+timeout 60 srun -n 1 --mpi=$probe true >"$dir/probe.out" 2>&1 ||
+    skip "srun --mpi=$probe does not run a task: $(tail -n 2 "$dir/probe.out" | tr '\n' ' ')"
 touch "$dir/up"
-echo "slurm_local: one-node cluster up in $dir (node $host, $cpus CPUs, ports $base-$((base + 1)))"
+echo "slurm_local: one-node cluster up in $dir (node $host, $cpus CPUs, ports $base-$((base + 1)); srun --mpi=list: $(timeout 30 srun --mpi=list 2>&1 | sed -n 's/^[[:space:]]\{1,\}//p' | tr '\n' ' '))"
 exit 0

@@ -66,15 +66,19 @@ int rv_run_slurm(rv_run_opts_t *o)
         fprintf(stderr, "rivetrun: the number of ranks is required (-n N)\n");
         return RV_RUN_EXIT_USAGE;
     }
-    /* RIVET_SRUN split at blanks, then -n N --mpi=pmix --kill-on-bad-exit=1 program args */
+    /* RIVET_SRUN split at blanks, then -n N --mpi=pmix --kill-on-bad-exit=1 program args
+     * (no --mpi of ours when RIVET_SRUN has one, e.g. "srun --mpi=pmi2": the PMI2 bootstrap) */
     size_t nargs = 0;
     while (o->argv[nargs]) nargs++;
     char *copy = strdup(rv_cfg.SRUN);
     char **argv = calloc(strlen(rv_cfg.SRUN) / 2 + nargs + 8, sizeof *argv);
     if (!copy || !argv) return RV_RUN_EXIT_ERROR;
     size_t n = 0;
-    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+    int has_mpi = 0;
+    for (char *save = NULL, *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (!strncmp(w, "--mpi", 5)) has_mpi = 1;
         argv[n++] = w;
+    }
     if (!n) {
         fprintf(stderr, "rivetrun: RIVET_SRUN is empty: it must name the command (default 'srun')\n");
         return RV_RUN_EXIT_USAGE;
@@ -82,7 +86,7 @@ int rv_run_slurm(rv_run_opts_t *o)
     char np[32];
     snprintf(np, sizeof np, "--ntasks=%u", (unsigned)o->np);
     argv[n++] = np;
-    argv[n++] = "--mpi=pmix";          /* the ranks' bootstrap: boot/pmix/ */
+    if (!has_mpi) argv[n++] = "--mpi=pmix"; /* the ranks' bootstrap: boot/pmix/ */
     argv[n++] = "--kill-on-bad-exit=1"; /* a failed or killed rank ends the step */
     for (size_t i = 0; i < nargs; i++) argv[n++] = o->argv[i];
     argv[n] = NULL;

@@ -45,12 +45,18 @@ void rv_boot_pmix_fini(void) {}
 #include <pmix.h>
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <stdbool.h>
 #include <unistd.h>
 
 /* Bound on every wait of the exit paths: PMIx_Abort's kill reaching us, PMIx_Finalize. */
 #define RV_PMIX_EXIT_SECONDS 10
+/* How long gasnet_exit waits in its exit fence for the other ranks (all calling gasnet_exit
+ * too) before it ends the job with PMIx_Abort. */
+#define RV_PMIX_EXIT_WAIT_SECONDS 5
 
 /* The libpmix entry points we use, resolved by name (types from pmix.h). */
 static struct {
@@ -61,6 +67,7 @@ static struct {
     __typeof__(&PMIx_Put) put;
     __typeof__(&PMIx_Commit) commit;
     __typeof__(&PMIx_Fence) fence;
+    __typeof__(&PMIx_Fence_nb) fence_nb;
     __typeof__(&PMIx_Abort) abort;
     __typeof__(&PMIx_Error_string) errstr;
 } px;
@@ -71,6 +78,7 @@ static pid_t rv_px_pid;           /* a forked child must not speak for the rank 
 static pmix_proc_t rv_px_me;
 static uint32_t rv_px_size;
 static uint32_t rv_px_seq;        /* numbers the allgathers: one PMIx key each */
+static uint32_t rv_px_nfence;     /* numbers the fences after init (collectives, exit fences) */
 static volatile sig_atomic_t rv_px_code;
 
 int rv_boot_pmix_built(void) { return 1; }
@@ -97,6 +105,7 @@ static int rv_px_load(void)
         { (void **)&px.get, "PMIx_Get" },       { (void **)&px.put, "PMIx_Put" },
         { (void **)&px.commit, "PMIx_Commit" }, { (void **)&px.fence, "PMIx_Fence" },
         { (void **)&px.abort, "PMIx_Abort" },   { (void **)&px.errstr, "PMIx_Error_string" },
+        { (void **)&px.fence_nb, "PMIx_Fence_nb" },
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         *syms[i].fn = dlsym(px.lib, syms[i].name);
@@ -268,13 +277,22 @@ int rv_boot_pmix_init(rv_boot_info_t *info)
     return 0;
 }
 
+static void rv_px_follow(uint32_t fence);
+
 int rv_boot_pmix_allgather(const void *mine, size_t len, void *all)
 {
     if (rv_px_state != RV_PX_UP) return -1;
-    if (len == 0) return rv_px_fence(0, "barrier");
+    /* with PMIX_COLLECT_DATA like every other fence (a gasnet_exit's exit fence may meet it) */
+    uint32_t fence = rv_px_nfence++;
+    if (len == 0) {
+        if (rv_px_fence(1, "barrier")) return -1;
+        rv_px_follow(fence);
+        return 0;
+    }
     char key[32];
     snprintf(key, sizeof key, "rivet.ag.%u", (unsigned)rv_px_seq++);
     if (rv_px_put(key, mine, len) || rv_px_fence(1, key)) return -1;
+    rv_px_follow(fence);
     for (uint32_t r = 0; r < rv_px_size; r++) {
         char *dst = (char *)all + (size_t)r * len;
         if (r == rv_px_me.rank) memmove(dst, mine, len);
@@ -283,12 +301,113 @@ int rv_boot_pmix_allgather(const void *mine, size_t len, void *all)
     return 0;
 }
 
+/* The exit fence: gasnet_exit waits for it on a condition variable, with a time limit. */
+static pthread_mutex_t rv_px_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t rv_px_cond = PTHREAD_COND_INITIALIZER;
+static int rv_px_fenced;           /* 1: the exit fence completed, -1: it failed */
+
+static void rv_px_fenced_cb(pmix_status_t status, void *cbdata)
+{
+    (void)cbdata;
+    pthread_mutex_lock(&rv_px_lock);
+    rv_px_fenced = status == PMIX_SUCCESS ? 1 : -1;
+    pthread_cond_signal(&rv_px_cond);
+    pthread_mutex_unlock(&rv_px_lock);
+}
+
+/* The code rank r published with gasnet_exit for fence number 'fence' ("rivet.exit.<fence>":
+ * only a rank in that very fence can see it), or -1. A PMIX_OPTIONAL get: only what the fence
+ * brought, no wait for a key that may never come. */
+static int rv_px_exit_code_of(uint32_t r, uint32_t fence)
+{
+    char key[32];
+    snprintf(key, sizeof key, "rivet.exit.%u", (unsigned)fence);
+    pmix_info_t opt;
+    memset(&opt, 0, sizeof opt);
+    snprintf(opt.key, sizeof opt.key, "%s", PMIX_OPTIONAL);
+    opt.value.type = PMIX_BOOL;
+    opt.value.data.flag = true;
+    pmix_proc_t p;
+    pmix_value_t *v = NULL;
+    rv_px_proc(&p, r);
+    int code = -1;
+    int32_t c;
+    if (px.get(&p, key, &opt, 1, &v) == PMIX_SUCCESS && v &&
+        v->type == PMIX_BYTE_OBJECT && v->data.bo.size == sizeof c) {
+        memcpy(&c, v->data.bo.bytes, sizeof c);
+        code = c;
+    }
+    rv_px_free(v);
+    return code;
+}
+
+/* Whether every rank called gasnet_exit: each publishes its code and enters an exit fence;
+ * when a fence completes within RV_PMIX_EXIT_WAIT_SECONDS and every rank published a code,
+ * each rank can end by itself, after its output went out. A fence that met other ranks'
+ * bootstrap collective instead is followed by a second one: those ranks see our code after
+ * their collective (rv_px_follow) and join it. */
+static int rv_px_exit_together(int code)
+{
+    int32_t c = code;
+    pmix_proc_t all;
+    pmix_info_t info;
+    rv_px_proc(&all, PMIX_RANK_WILDCARD);
+    memset(&info, 0, sizeof info);
+    snprintf(info.key, sizeof info.key, "%s", PMIX_COLLECT_DATA);
+    info.value.type = PMIX_BOOL;
+    info.value.data.flag = true;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += RV_PMIX_EXIT_WAIT_SECONDS;
+    for (int round = 0; round < 2; round++) {
+        uint32_t fence = rv_px_nfence++;
+        char key[32];
+        snprintf(key, sizeof key, "rivet.exit.%u", (unsigned)fence);
+        if (rv_px_put(key, &c, sizeof c)) return 0;
+        pthread_mutex_lock(&rv_px_lock);
+        rv_px_fenced = 0;
+        pthread_mutex_unlock(&rv_px_lock);
+        if (px.fence_nb(&all, 1, &info, 1, rv_px_fenced_cb, NULL) != PMIX_SUCCESS) return 0;
+        pthread_mutex_lock(&rv_px_lock);
+        while (!rv_px_fenced &&
+               pthread_cond_timedwait(&rv_px_cond, &rv_px_lock, &until) != ETIMEDOUT) {}
+        int fenced = rv_px_fenced;
+        pthread_mutex_unlock(&rv_px_lock);
+        if (fenced != 1) return 0;
+        int all_exit = 1;
+        for (uint32_t r = 0; all_exit && r < rv_px_size; r++)
+            all_exit = r == rv_px_me.rank || rv_px_exit_code_of(r, fence) >= 0;
+        if (all_exit) return 1;
+    }
+    return 0;
+}
+
+/* After a bootstrap collective: when another rank's gasnet_exit met it, this rank joins that
+ * exit, with the same code, instead of going on. */
+static void rv_px_follow(uint32_t fence)
+{
+    for (uint32_t r = 0; r < rv_px_size; r++) {
+        int code = r == rv_px_me.rank ? -1 : rv_px_exit_code_of(r, fence);
+        if (code < 0) continue;
+        rv_boot_pmix_exit_job(code, 0);
+        exit(code);
+    }
+}
+
 void rv_boot_pmix_exit_job(int code, int fatal)
 {
     if (rv_px_state != RV_PX_UP || getpid() != rv_px_pid) return;
-    rv_px_state = RV_PX_ABORTED;
-    /* The server ends every rank, this one too, maybe before exit() flushes stdio. */
+    /* What this rank printed goes out before anything can end it. */
     fflush(NULL);
+    if (!fatal && rv_px_exit_together(code)) {
+        /* Every rank called gasnet_exit: each ends by itself, with its code. */
+        rv_px_state = RV_PX_DONE;
+        rv_px_deadline(code);
+        px.finalize(NULL, 0);
+        alarm(0);
+        return;
+    }
+    rv_px_state = RV_PX_ABORTED;
     rv_px_deadline(code);
     char msg[128];
     snprintf(msg, sizeof msg, "rivet: rank %u %s %d", (unsigned)rv_px_me.rank,
