@@ -23,7 +23,7 @@ extern "C" {
 
 /* ---- versions (in gasnet_config.h) and the conduit's identity --------------
  * One library serves every conduit name. A client built through a conduit's fragment (which
- * defines GASNET_CONDUIT_SMP or GASNET_CONDUIT_OFI, as GASNet's conduit headers do) sees that
+ * defines GASNET_CONDUIT_<NAME> and GASNET_CONDUIT_NAME, as GASNet's conduit headers do) sees that
  * conduit's name; any other client sees RIVET. */
 #define RV_STR_(x) #x
 #define RV_STR(x) RV_STR_(x)

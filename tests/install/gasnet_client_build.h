@@ -13,12 +13,14 @@
 #define MODE "PAR"
 #endif
 /* the fragment or .pc names its conduit, as GASNet's do */
-#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) != 1
-#error "the build settings must define exactly one of GASNET_CONDUIT_SMP and GASNET_CONDUIT_OFI"
+#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) + defined(GASNET_CONDUIT_UCX) != 1
+#error "the build settings must define exactly one of GASNET_CONDUIT_SMP, _OFI and _UCX"
 #elif defined(GASNET_CONDUIT_SMP)
 #define CONDUIT "smp"
-#else
+#elif defined(GASNET_CONDUIT_OFI)
 #define CONDUIT "ofi"
+#else
+#define CONDUIT "ucx"
 #endif
 #define CONDUIT_NAME GASNET_CONDUIT_NAME_STR
 #endif
