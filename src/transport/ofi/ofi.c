@@ -167,9 +167,13 @@ static int rv_ofi_rxm_env(void)
 static int rv_ofi_probe(const rv_job_t *job)
 {
     (void)job;
+    const char *why;
+    if (rv_ofi_dl_load(&why) != 0) {
+        rv_verbose(1, "ofi: not usable: %s", why);
+        return -1;
+    }
     rv_ofi_rxm_env();
     struct fi_info *list;
-    const char *why;
     int level, multi, amo;
     struct fi_info *i = rv_ofi_choose(&list, &why, &level, &multi, &amo);
     if (!i) rv_verbose(1, "ofi: not usable: %s", why);
@@ -285,9 +289,13 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     o->size = job->size;
     pthread_mutex_init(&o->plock, NULL);
     pthread_mutex_init(&o->rclock, NULL);
+    const char *why = "";
+    if (rv_ofi_dl_load(&why) != 0) {
+        rv_warn("ofi: %s", why);
+        return -1;
+    }
     rv_ofi_rxm_env();
     struct fi_info *list;
-    const char *why = "";
     int level = RV_OFI_LVL_MSG, multi = 0, amo = 0;
     struct fi_info *fi = rv_ofi_choose(&list, &why, &level, &multi, &amo);
     int ok = fi && rv_ofi_setup(o, fi, level, multi, amo) == 0;

@@ -16,6 +16,30 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+/* libfabric is loaded with dlopen when the ofi transport is probed (ofi_dl.c), not linked:
+ * its dependencies' constructors (PSM calibration loops, ...) cost every job, shared-memory
+ * ones included, a tenth of a second at start-up. The few exported functions Rivet calls go
+ * through this table (the inline fi_* wrappers call through the provider's own tables). */
+struct rv_ofi_fns {
+    __typeof__(fi_getinfo)  *getinfo;
+    __typeof__(fi_freeinfo) *freeinfo;
+    __typeof__(fi_dupinfo)  *dupinfo;
+    __typeof__(fi_fabric)   *fabric;
+    __typeof__(fi_strerror) *strerror;
+};
+extern struct rv_ofi_fns rv_ofi_fn;
+/* Loads libfabric once (every later call is cheap); 0, or -1 with the reason in *why. */
+int rv_ofi_dl_load(const char **why);
+#ifndef RV_OFI_DL_IMPL
+#define fi_getinfo  (*rv_ofi_fn.getinfo)
+#define fi_freeinfo (*rv_ofi_fn.freeinfo)
+#define fi_dupinfo  (*rv_ofi_fn.dupinfo)
+#define fi_fabric   (*rv_ofi_fn.fabric)
+#define fi_strerror (*rv_ofi_fn.strerror)
+#undef fi_allocinfo
+#define fi_allocinfo() fi_dupinfo(NULL)
+#endif
+
 #define RV_OFI_NRECV   64  /* posted one-message receive buffers (without FI_MULTI_RECV) */
 #define RV_OFI_MAX_MSG (65536u + 256u) /* largest hdrlen + paylen of one send() */
 #define RV_OFI_NSEND   64  /* staged send buffers */

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <ucp/api/ucp.h>
+#include "transport/ucx/ucx_dl.h" /* UCX calls through rv_ucx_fn (loaded on first use) */
 
 #define RV_UCX_MAX_MSG   (64 * 1024 + 256) /* largest hdrlen + paylen of one send() */
 #define RV_UCX_AM_ID     7u                /* the one UCP AM id Rivet registers */
