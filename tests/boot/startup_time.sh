@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/boot/startup_time.sh: start-up and exit of the smallest job (startup_prog: init, attach
+# 1 MiB, one barrier, gasnet_exit) stays close to what it cannot avoid, measured as ratios
+# against references run the same way in the same test (never absolute times; the machine may
+# be loaded), interleaved, best of N each:
+#   librivet.so needs no network library at load time (readelf: no NEEDED libfabric, libucp,
+#     libuct, libucs): each transport dlopens its own when probed
+#   shm: 2 ranks of startup_prog over shared memory take at most SHM_RATIO x (2 ranks of
+#     /bin/true through rivetrun) + 50 ms (before the fix: ~55x, linking libfabric and UCX ran
+#     two 100 ms calibration loops in every process)
+#   ofi: 2 ranks of startup_prog with RIVET_TRANSPORT=ofi take at most OFI_RATIO x 2 ranks of
+#     startup_fi (raw libfabric: load + one fi_getinfo) (before: 2.5-3x; the bound is loose: load
+#     swings the ratio, and the readelf check above guards the main regression)
+# usage: startup_time.sh <rivetrun> <librivet.so> <startup_prog> [<startup_fi>]
+set -u
+RUN=$1 LIB=$2 PROG=$3 FI=${4:-}
+N=${STARTUP_RUNS:-5}
+SHM_RATIO=15
+OFI_RATIO=3
+fail() { echo "startup_time.sh: FAIL: $*"; exit 1; }
+
+needed=$(readelf -d "$LIB" | grep NEEDED)
+echo "$needed"
+if echo "$needed" | grep -E 'lib(fabric|ucp|uct|ucs|ucm)\.' >/dev/null; then
+    fail "$LIB links a network library at load time (it must dlopen it when its transport is probed)"
+fi
+
+now() { date +%s.%N; }
+calc() { awk "BEGIN { print $* }"; }
+holds() { awk "BEGIN { exit !($*) }"; }
+# best of the times (seconds) given on stdin
+best() { sort -n | head -1; }
+# time one run of "$@"; fails the test when the run fails
+t1() {
+    s=$(now)
+    "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; fail "$* exited $?"; }
+    e=$(now)
+    calc "$e - $s"
+}
+tmp=$(mktemp -d /tmp/rivet-startup.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+: >"$tmp/true"; : >"$tmp/shm"
+i=0
+while [ $i -lt "$N" ]; do
+    t1 "$RUN" -n 2 /bin/true >>"$tmp/true"
+    t1 "$RUN" -n 2 "$PROG" >>"$tmp/shm"
+    i=$((i + 1))
+done
+bt=$(best <"$tmp/true"); bs=$(best <"$tmp/shm")
+lim=$(calc "$SHM_RATIO * $bt + 0.05")
+printf 'shm: best %.4f s, rivetrun /bin/true best %.4f s: ratio %.1f (limit %s x + 50 ms = %.4f s)\n' \
+    "$bs" "$bt" "$(calc "$bs / $bt")" "$SHM_RATIO" "$lim"
+holds "$bs <= $lim" || fail "the smallest shm job is slow to start and end"
+
+if [ -n "$FI" ]; then
+    if ! "$FI" >/dev/null 2>"$tmp/err"; then
+        echo "startup_time.sh: ofi part skipped: no libfabric provider answers ($(cat "$tmp/err"))"
+    else
+        : >"$tmp/fi"; : >"$tmp/ofi"
+        i=0
+        while [ $i -lt "$N" ]; do
+            t1 "$RUN" -n 2 "$FI" >>"$tmp/fi"
+            t1 env RIVET_TRANSPORT=ofi "$RUN" -n 2 "$PROG" >>"$tmp/ofi"
+            i=$((i + 1))
+        done
+        bf=$(best <"$tmp/fi"); bo=$(best <"$tmp/ofi")
+        printf 'ofi: best %.4f s, raw libfabric (load + fi_getinfo) best %.4f s: ratio %.2f (limit %s)\n' \
+            "$bo" "$bf" "$(calc "$bo / $bf")" "$OFI_RATIO"
+        holds "$bo <= $OFI_RATIO * $bf" ||
+            fail "the smallest ofi job is slow to start and end"
+    fi
+fi
+echo "startup_time.sh: PASS"
