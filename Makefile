@@ -50,7 +50,7 @@ install: build
 
 asan: test-deps
 	$(call build_tree,build-asan,RelWithDebInfo,-DRIVET_SANITIZE=ON)
-	ctest --test-dir build-asan $(CTEST_ARGS)
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --test-dir build-asan $(CTEST_ARGS)
 
 tsan: test-deps
 	$(call build_tree,build-tsan,RelWithDebInfo,-DRIVET_TSAN=ON)
