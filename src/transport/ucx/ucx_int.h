@@ -19,11 +19,13 @@
 
 /* The UCP AM header of every message: who sent it and on which channel. The AM header and
  * payload (rv_am_deliver's message) are the UCP data. RV_UCX_IMM: no data, 'imm' carries a
- * put's immediate value (AM Long reassembly). */
-#define RV_UCX_IMM 2u
+ * put's immediate value (AM Long reassembly). RV_UCX_CREDIT: no data, 'imm' is a number of
+ * Request credits given back; a Reply's 'imm' gives credits back too. */
+#define RV_UCX_IMM    2u
+#define RV_UCX_CREDIT 4u
 typedef struct rv_ucx_hdr {
     uint32_t src;
-    uint8_t  chan; /* RV_CHAN_REQ, RV_CHAN_REP, | RV_UCX_IMM */
+    uint8_t  chan; /* RV_CHAN_REQ, RV_CHAN_REP, | RV_UCX_IMM; or RV_UCX_CREDIT */
     uint8_t  pad[3];
     uint32_t imm;
     uint32_t pad2;
@@ -79,6 +81,11 @@ typedef struct rv_ucx_peer {
     ucp_rkey_h     eprkey[GASNET_MAXEPS]; /* its endpoint index i > 0's */
     uint64_t       epbase[GASNET_MAXEPS];
     volatile int   dead;          /* the endpoint failed: its status */
+    /* AM flow control: a Request costs its sender one of the target's credits; the target
+     * gives them back once it delivered them (on a Reply, or in a credit message) */
+    int32_t        avail;         /* credits left for Requests to this peer (atomic) */
+    uint32_t       owed;          /* Requests from this peer delivered, not given back (atomic) */
+    uint8_t        retry;         /* its credit message could not be sent: on u->cretry */
     /* flush state (lock u->flock) */
     rv_ucx_rop_t  *pend, *pend_tail; /* puts locally done or in flight, not yet flushed */
     rv_ucx_rop_t  *covered;       /* the puts the flush in flight completes */
@@ -103,6 +110,9 @@ typedef struct rv_ucx {
     /* receive queues, per channel: UCX's callback pushes (in the polling thread, or in a
      * sender's for its own rank over UCX's self transport), the polling thread pops */
     rv_ucx_q_t      q[2];
+    uint32_t        credits0;     /* RIVET_UCX_CREDITS: each peer's initial credits */
+    uint32_t       *cretry;       /* peers owed a credit message that found no room (poller) */
+    uint32_t        ncretry;
     pthread_spinlock_t qlock;
     pthread_mutex_t plock;
     /* RDMA */
