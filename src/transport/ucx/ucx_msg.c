@@ -16,20 +16,11 @@ static _Thread_local int rv_ucx_depth; /* polls this thread is inside (nested fr
 
 static rv_ucx_sbuf_t *rv_ucx_sbuf_get(rv_ucx_t *u)
 {
-    pthread_spin_lock(&u->slock);
-    rv_ucx_sbuf_t *b = u->sfree;
-    if (b) u->sfree = b->next;
-    pthread_spin_unlock(&u->slock);
-    return b;
+    rv_slink_t *l = rv_flist_get(&u->sfree);
+    return l ? rv_container_of(l, rv_ucx_sbuf_t, link) : NULL;
 }
 
-static void rv_ucx_sbuf_put(rv_ucx_t *u, rv_ucx_sbuf_t *b)
-{
-    pthread_spin_lock(&u->slock);
-    b->next = u->sfree;
-    u->sfree = b;
-    pthread_spin_unlock(&u->slock);
-}
+static void rv_ucx_sbuf_put(rv_ucx_t *u, rv_ucx_sbuf_t *b) { rv_flist_put(&u->sfree, &b->link); }
 
 /* A buffered send completed (inside ucp_worker_progress). */
 static void rv_ucx_sent(void *req, ucs_status_t st, void *arg)
@@ -239,11 +230,11 @@ static ucs_status_t rv_ucx_am_recv(void *arg, const void *header, size_t hlen, v
         m.copied = 1;
         RV_UCX_COUNT(u, recv_copied, 1);
     }
-    pthread_spin_lock(&u->qlock);
+    rv_spin_lock(&u->qlock);
     rv_ucx_q_t *q = &u->q[h.chan & 1];
     int qrc = rv_ucx_q_push(q, &m);
     size_t depth = q->n;
-    pthread_spin_unlock(&u->qlock);
+    rv_spin_unlock(&u->qlock);
     if ((h.chan & 1) == RV_CHAN_REQ && depth > u->st.reqq_max) u->st.reqq_max = depth;
     if (qrc != 0) rv_fatal("ucx: out of memory queueing a message");
     return ret;
@@ -261,8 +252,7 @@ int rv_ucx_msg_open(rv_ucx_t *u)
     for (int i = RV_UCX_NSEND - 1; i >= 0; i--) {
         u->sbufs[i].u = u;
         u->sbufs[i].data = u->spool + (size_t)i * RV_UCX_SBUF_SZ;
-        u->sbufs[i].next = u->sfree;
-        u->sfree = &u->sbufs[i];
+        rv_flist_put(&u->sfree, &u->sbufs[i].link);
     }
     u->credits0 = (uint32_t)rv_cfg.UCX_CREDITS;
     u->cretry = calloc(u->size, sizeof *u->cretry);
@@ -314,15 +304,15 @@ static int rv_ucx_deliver(rv_ucx_t *u, unsigned c, int budget)
     rv_ucx_q_t *q = &u->q[c];
     int n = 0;
     while (n < budget) {
-        pthread_spin_lock(&u->qlock);
+        rv_spin_lock(&u->qlock);
         if (!q->n) {
-            pthread_spin_unlock(&u->qlock);
+            rv_spin_unlock(&u->qlock);
             break;
         }
         rv_ucx_msg_t m = q->m[q->head]; /* popped before the handler runs: it may poll */
         q->head = (q->head + 1) % q->cap;
         q->n--;
-        pthread_spin_unlock(&u->qlock);
+        rv_spin_unlock(&u->qlock);
         if (m.is_imm) rv_am_imm_deliver(m.src, c, m.imm);
         else rv_am_deliver(m.src, c, m.data, m.len);
         rv_ucx_msg_release(u, &m);
