@@ -502,6 +502,86 @@ def ofi_tables(st, meta=None):
     return L
 
 
+# ---- the ucx transport next to raw UCX (ucx_perftest) --------------------------------------
+UCXR, UCXP = "rivet-ucx", "ucx-tcp"
+
+
+def ucx_tables(st):
+    """Rivet over the ucx transport (RIVET_PSHM=0, 2 ranks, UCX_TLS=tcp) against ucx_perftest on
+    the same TLS, with the issue's goals. Empty when neither ran."""
+    if not st.sizes("put_latency", UCXR) and not st.sizes("put_latency", UCXP):
+        return []
+    L = ["## Network transport: Rivet over ucx vs raw UCX (ucx_perftest)", "",
+         "2 ranks on this host with RIVET_PSHM=0 RIVET_TRANSPORT=ucx UCX_TLS=tcp (`rivet-ucx`), "
+         "and `ucx_perftest` server + client on the same TLS (`ucx-tcp`). Rivet: best trial "
+         "(mean over its iterations) of all rounds; perftest: best report interval (its mean "
+         "over about a second) of all rounds, with its per-operation median (p50) beside it. "
+         "AM Short RTT: `am_short_rtt` vs `ucp_am_lat` 8 B x 2. 8 B blocking put (a put and its "
+         "endpoint flush: one round trip) vs the round trip of `ucp_put_lat` (perftest reports "
+         "half a put ping-pong; x 2). 1 MiB: `put_bw nbi_bulk` vs `ucp_put_bw`. Ratios are "
+         "Rivet/raw of bests; the median per-round ratio checks them.", ""]
+    goals_ = []
+    for name, rb, rv, rsz, wb, wv, wf, metric, unit, target, ok in (
+            ("AM Short round trip / ucp_am_lat x2", "am_short_rtt", None, 0, "am_short_rtt",
+             "ucp_am_lat_x2", 1, "latency", "us", "<= 1.25", lambda x: x <= 1.25),
+            ("8 B blocking put / ucp_put_lat round trip", "put_latency", "blocking", 8,
+             "put_latency", "pingpong_half_rtt", 2, "latency", "us", "<= 1.25", lambda x: x <= 1.25),
+            ("1 MiB put bandwidth / ucp_put_bw", "put_bw", "nbi_bulk", 1 << 20, "put_bw",
+             "ucp_put_bw", 1, "bandwidth", "MB/s", ">= 0.9", lambda x: x >= 0.9)):
+        wsz = 8 if rb == "am_short_rtt" else rsz
+        r = st.stat(rb, UCXR, rv, "", rsz, metric)
+        w = st.stat(wb, UCXP, wv, "", wsz, metric)
+        wbest = w and w["best"] * wf
+        q = ratio(r and r["best"], wbest)
+        per = []
+        for n in st.rounds():
+            a = st.round_best(n, rb, UCXR, rv, "", rsz, metric)
+            b = st.round_best(n, wb, UCXP, wv, "", wsz, metric)
+            x = ratio(a, b * wf if b is not None else None)
+            if x is not None:
+                per.append(x)
+        med = statistics.median(per) if per else None
+        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
+        if q is not None and med is not None and ok(med) != ok(q):
+            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
+            name, target, fmt(r and r["best"], unit), fmt(wbest, unit), unit, fmt(q), fmt(med), status))
+    L += ["| goal | target | Rivet / raw (best of N) | ratio of bests | median per-round ratio | status |",
+          "|---|---|---|---|---|---|"]
+    L += goals_
+    L.append("")
+    def both(bench, metric):  # the sizes both measured (else whatever either did)
+        a, b = set(st.sizes(bench, UCXR, metric)), set(st.sizes(bench, UCXP, metric))
+        return sorted((a & b) or (a | b))
+    sizes = both("put_latency", "latency")
+    if sizes:
+        L += ["### Put latency over ucx (us)", "",
+              "| size | Rivet blocking best | Rivet median | ucp_put_lat round trip best (x2) | Rivet/raw |",
+              "|---|---|---|---|---|"]
+        for z in sizes:
+            r = st.stat("put_latency", UCXR, "blocking", "", z, "latency")
+            w = st.stat("put_latency", UCXP, "pingpong_half_rtt", "", z, "latency")
+            wb = w and 2 * w["best"]
+            L.append("| %s | %s | %s | %s | %s |" % (
+                fmt_size(z), fmt(r and r["best"]), fmt(r and r["median"]), fmt(wb),
+                fmt(ratio(r and r["best"], wb))))
+        L.append("")
+    for bench, rv, wv, title in (("put_bw", "nbi_bulk", "ucp_put_bw", "Put"),
+                                 ("get_bw", None, "ucp_get", "Get")):
+        sizes = both(bench, "bandwidth")
+        if not sizes:
+            continue
+        L += ["### %s bandwidth over ucx (MB/s)" % title, "",
+              "| size | Rivet best | raw %s best | Rivet/raw |" % wv, "|---|---|---|---|"]
+        for z in sizes:
+            r = st.stat(bench, UCXR, rv, "", z, "bandwidth")
+            w = st.stat(bench, UCXP, wv, "", z, "bandwidth")
+            L.append("| %s | %s | %s | %s |" % (fmt_size(z), fmt(r and r["best"], "MB/s"),
+                     fmt(w and w["best"], "MB/s"), fmt(ratio(r and r["best"], w and w["best"]))))
+        L.append("")
+    return L
+
+
 # ---- goals ---------------------------------------------------------------------------------
 # A cache-line round trip this short means the two processes shared a physical core (SMT
 # siblings) when it was measured: not the cross-core transfer the goals are stated against.
@@ -1030,6 +1110,7 @@ def main():
         L += t
 
     L += ofi_tables(st, meta)
+    L += ucx_tables(st)
 
     secs = defaultdict(float)
     for r in runs:

@@ -12,6 +12,19 @@
  *                     has are native (rv_ratomic_query), every rank's FADDs to rank 0's word add
  *                     up exactly, SUB/CAS/FCAS/SWAP/GET/AND/XOR give exact results, the
  *                     transport counted the atomics; a domain with MULT is not native
+ *   ucx_transport imm quiet|replies [credits]   GEX_FLAG_IMMEDIATE under backpressure: rank 0 floods rank 1
+ *                     with IMMEDIATE Requests (Short, Medium, Long) and IMMEDIATE PutNBs while
+ *                     rank 1 does not poll at all (quiet) or polls only Replies (replies: UCX
+ *                     receives, the Requests wait in the transport's queue). Requests must be
+ *                     refused (non-zero return) once rank 1's credits are used up, puts once the
+ *                     operation slots are (GEX_EVENT_NO_OP); no call may block (each returns
+ *                     within seconds, while rank 1 would never let a blocked one finish); once
+ *                     rank 1 polls again, every accepted Request runs exactly once with its
+ *                     payload intact, no refused one runs, accepted puts landed and refused
+ *                     ones did not; in 'replies', the queue never held more Requests than
+ *                     rank 1's credits (RIVET_UCX_CREDITS). 'credits': the refusals must
+ *                     include credit stalls (and in 'replies' the queue must have filled to half
+ *                     the credits); else send buffers may refuse first (UCX's shared memory)
  *   ucx_transport death      rank 1 dies (SIGKILL) while rank 0 keeps sending it AMs and puts:
  *                     the job must end (never hang) with a message naming rank 1
  * Built without UCX, it exits 77 (skipped). */
@@ -28,13 +41,16 @@ int main(void)
 #include "ratomic/ratomic_int.h"
 #include <gasnet_ratomic.h>
 
+#include "core/progress.h"
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #define KIB ((size_t)1024)
 #define SEG (12 * KIB * KIB)
 
-enum { H_LONG = GEX_AM_INDEX_BASE, H_ACK, H_PING };
+enum { H_LONG = GEX_AM_INDEX_BASE, H_ACK, H_PING, H_ISHORT, H_IMED, H_ILONG, H_PID };
 static gex_Rank_t peer;
 static volatile int acks, pings;
 static int bad;
@@ -210,6 +226,223 @@ static void test_atomics(void)
     gex_AD_Destroy(ad32);
 }
 
+/* ---- IMMEDIATE under backpressure ---- */
+#define IMM_MAX   20000          /* attempts per kind at most */
+#define IMM_REFUSE 50            /* refusals per kind before the flood ends */
+#define IMM_PAY   1024           /* Medium payload; Long payloads are 2 KiB */
+#define IMM_LPAY  2048
+#define IMM_LONGS (1 * KIB * KIB) /* segment offset of the Long landing area (one slot each) */
+#define IMM_PUTS  (6 * KIB * KIB) /* segment offset of the put slots (64 bytes each) */
+enum { K_SHORT, K_MED, K_LONG, K_PUT, K_N };
+static uint8_t *imm_seen[K_N];    /* rank 1: times each sequence number ran */
+static uint8_t *imm_ok[K_N];      /* rank 0: accepted; rank 1: the copy rank 0 sends */
+static volatile long imm_pid;
+static int imm_bad;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static uint64_t imm_seed(int k, int seq) { return 7919u * (uint64_t)k + (uint64_t)seq; }
+
+static void imm_mark(int k, gex_AM_Arg_t seq)
+{
+    if (seq < 0 || seq >= IMM_MAX) {
+        fprintf(stderr, "FAIL: kind %d: sequence number %d out of range\n", k, (int)seq);
+        imm_bad = 1;
+        return;
+    }
+    imm_seen[k][seq]++;
+}
+
+static void h_ishort(gex_Token_t t, gex_AM_Arg_t seq, gex_AM_Arg_t chk)
+{
+    (void)t;
+    if (chk != (gex_AM_Arg_t)imm_seed(K_SHORT, seq)) imm_bad = 1;
+    imm_mark(K_SHORT, seq);
+}
+
+static void h_imed(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
+{
+    (void)t;
+    if (n != IMM_PAY || rvt_find_bad(buf, n, imm_seed(K_MED, seq)) != (size_t)-1) {
+        fprintf(stderr, "FAIL: Medium %d: %zu bytes or payload wrong\n", (int)seq, n);
+        imm_bad = 1;
+    }
+    imm_mark(K_MED, seq);
+}
+
+static void h_ilong(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
+{
+    (void)t;
+    uint8_t *want = (uint8_t *)gex_Segment_QueryAddr(rvt_seg) + IMM_LONGS + (size_t)seq % 2048 * IMM_LPAY;
+    if (n != IMM_LPAY || buf != want || rvt_find_bad(buf, n, imm_seed(K_LONG, seq)) != (size_t)-1) {
+        fprintf(stderr, "FAIL: Long %d: %zu bytes at %p (want %p) or payload wrong\n", (int)seq,
+                n, buf, (void *)want);
+        imm_bad = 1;
+    }
+    imm_mark(K_LONG, seq);
+}
+
+static void h_pid(gex_Token_t t, gex_AM_Arg_t pid) { (void)t; imm_pid = pid; }
+
+/* One IMMEDIATE injection of kind k, number seq: 1 accepted, 0 refused. Its time goes to *dt. */
+static int imm_one(int k, int seq, uint8_t *src, gex_Event_t *ev, double *dt)
+{
+    int ok;
+    double t0 = now_s();
+    switch (k) {
+    case K_SHORT:
+        ok = gex_AM_RequestShort2(rvt_tm, 1, H_ISHORT, GEX_FLAG_IMMEDIATE, seq,
+                                  (gex_AM_Arg_t)imm_seed(K_SHORT, seq)) == 0;
+        break;
+    case K_MED:
+        rvt_fill(src, IMM_PAY, imm_seed(K_MED, seq));
+        ok = gex_AM_RequestMedium1(rvt_tm, 1, H_IMED, src, IMM_PAY, GEX_EVENT_NOW,
+                                   GEX_FLAG_IMMEDIATE, seq) == 0;
+        break;
+    case K_LONG: /* a Long slot may be reused (seq % 2048) only after the slot's earlier one ran:
+                  * the checks in the handler are exact while fewer than 2048 are accepted */
+        rvt_fill(src, IMM_LPAY, imm_seed(K_LONG, seq));
+        ok = gex_AM_RequestLong1(rvt_tm, 1, H_ILONG, src, IMM_LPAY,
+                                 rvt_seg_addr(1, IMM_LONGS + (size_t)seq % 2048 * IMM_LPAY),
+                                 GEX_EVENT_NOW, GEX_FLAG_IMMEDIATE, seq) == 0;
+        break;
+    default: /* K_PUT: 64 bytes into slot seq, from src (kept until the event completes) */
+        rvt_fill(src, 64, imm_seed(K_PUT, seq));
+        *ev = gex_RMA_PutNB(rvt_tm, 1, rvt_seg_addr(1, IMM_PUTS + (size_t)seq * 64), src, 64,
+                            GEX_EVENT_DEFER, GEX_FLAG_IMMEDIATE);
+        ok = *ev != GEX_EVENT_NO_OP;
+        break;
+    }
+    *dt = now_s() - t0;
+    return ok;
+}
+
+static void test_imm(const char *how, int by_credits)
+{
+    int replies = !strcmp(how, "replies");
+    RVT_CHECK(replies || !strcmp(how, "quiet"), "imm: quiet or replies, not %s", how);
+    RVT_CHECK(rvt_n == 2, "imm runs on 2 ranks");
+    static char path[64];
+    for (int k = 0; k < K_N; k++) {
+        imm_seen[k] = calloc(IMM_MAX, 1);
+        imm_ok[k] = calloc(IMM_MAX, 1);
+        RVT_CHECK(imm_seen[k] && imm_ok[k], "calloc");
+    }
+    /* rank 1 is told when the flood ends through a file (it does not poll GASNet meanwhile) */
+    if (rvt_me == 0) RVT_OK(gex_AM_RequestShort1(rvt_tm, 1, H_PID, 0, (gex_AM_Arg_t)getpid()));
+    else GASNET_BLOCKUNTIL(imm_pid != 0);
+    snprintf(path, sizeof path, "/tmp/rivet-ucx-imm-%ld", rvt_me == 0 ? (long)getpid() : imm_pid);
+    unlink(path);
+    rvt_barrier();
+    rv_ucx_stats_t a = stats();
+    if (rvt_me == 1) {
+        /* inattentive: no delivery of Requests until the file appears */
+        unsigned long polls = 0;
+        while (access(path, F_OK) != 0) {
+            if (replies) polls += rv_poll_replies() >= 0;
+        }
+        (void)polls;
+    } else {
+        uint8_t *pbuf = malloc((size_t)IMM_MAX * 64), *src = malloc(IMM_LPAY);
+        gex_Event_t *ev = calloc(IMM_MAX, sizeof *ev);
+        RVT_CHECK(pbuf && src && ev, "malloc");
+        int next[K_N] = {0}, refused[K_N] = {0};
+        double worst = 0;
+        int worst_k = -1;
+        /* round robin over the kinds until each was refused IMM_REFUSE times */
+        for (int busy = 1; busy;) {
+            busy = 0;
+            for (int k = 0; k < K_N; k++) {
+                if (refused[k] >= IMM_REFUSE) continue;
+                RVT_CHECK(next[k] < IMM_MAX, "kind %d: %d IMMEDIATE injections into an "
+                          "inattentive rank, only %d refused", k, IMM_MAX, refused[k]);
+                busy = 1;
+                int seq = next[k]++;
+                double dt;
+                int ok = imm_one(k, seq, k == K_PUT ? pbuf + (size_t)seq * 64 : src, &ev[seq], &dt);
+                if (dt > worst) { worst = dt; worst_k = k; }
+                if (ok) imm_ok[k][seq] = 1;
+                else refused[k]++;
+            }
+        }
+        printf("imm %s: attempts short %d medium %d long %d put %d; refused %d each; slowest "
+               "call %.3f ms (kind %d)\n", how, next[0], next[1], next[2], next[3], IMM_REFUSE,
+               worst * 1e3, worst_k);
+        /* every call returned at once: a call that blocked would wait for rank 1, which does
+         * not poll until the file appears, so it would never have returned at all */
+        RVT_CHECK(worst < 10.0, "an IMMEDIATE call took %.1f s", worst);
+        rv_ucx_stats_t b = stats();
+        RVT_CHECK(b.credit_stalls + b.send_again > a.credit_stalls + a.send_again,
+                  "no Request was refused for lack of credits or send buffers");
+        RVT_CHECK(!by_credits || b.credit_stalls > a.credit_stalls,
+                  "no Request was refused for lack of credits");
+        FILE *f = fopen(path, "w");
+        RVT_CHECK(f != NULL, "creating %s", path);
+        fclose(f);
+        for (int seq = 0; seq < next[K_PUT]; seq++)
+            if (imm_ok[K_PUT][seq]) gex_Event_Wait(ev[seq]);
+        free(pbuf);
+        free(src);
+        free(ev);
+    }
+    rvt_barrier(); /* rank 1 polls: everything accepted runs */
+    if (rvt_me == 1) unlink(path);
+    /* rank 0's verdicts to rank 1 (blocking puts into its segment, after the puts' slots) */
+    uint8_t *okarea = (uint8_t *)gex_Segment_QueryAddr(rvt_seg) + 10 * KIB * KIB;
+    if (rvt_me == 0)
+        for (int k = 0; k < K_N; k++)
+            RVT_OK(gex_RMA_PutBlocking(rvt_tm, 1, rvt_seg_addr(1, 10 * KIB * KIB + (size_t)k * IMM_MAX),
+                                       imm_ok[k], IMM_MAX, 0));
+    rvt_barrier();
+    if (rvt_me == 1) {
+        RVT_CHECK(!imm_bad, "a handler saw a wrong message (see above)");
+        static const char *names[K_N] = {"Short", "Medium", "Long", "Put"};
+        uint8_t *seg = gex_Segment_QueryAddr(rvt_seg);
+        for (int k = 0; k < K_N; k++) {
+            int acc = 0, ref = 0;
+            for (int seq = 0; seq < IMM_MAX; seq++) {
+                int ok = okarea[(size_t)k * IMM_MAX + seq];
+                acc += ok;
+                ref += !ok;
+                if (k == K_PUT) {
+                    uint8_t *slot = seg + IMM_PUTS + (size_t)seq * 64;
+                    if (ok) RVT_VERIFY(slot, 64, imm_seed(K_PUT, seq), "an accepted IMMEDIATE put");
+                    else
+                        for (int i = 0; i < 64; i++)
+                            RVT_CHECK(slot[i] == 0, "refused put %d landed (byte %d)", seq, i);
+                } else {
+                    RVT_CHECK(imm_seen[k][seq] == ok, "%s Request %d: accepted %d, ran %d times",
+                              names[k], seq, ok, imm_seen[k][seq]);
+                }
+            }
+            RVT_CHECK(acc > 0, "%s: nothing accepted", names[k]);
+            printf("imm %s: %s accepted %d\n", how, names[k], acc);
+        }
+        rv_ucx_stats_t b = stats();
+        const char *cr = getenv("RIVET_UCX_CREDITS");
+        uint64_t credits = cr ? strtoull(cr, NULL, 10) : 128;
+        if (replies && by_credits)
+            RVT_CHECK(b.reqq_max >= credits / 2, "replies: the queue held at most %llu Requests: "
+                      "rank 1 did not receive while inattentive", (unsigned long long)b.reqq_max);
+        if (replies)
+            RVT_CHECK(b.reqq_max <= credits, "replies: %llu Requests queued, credits %llu",
+                      (unsigned long long)b.reqq_max, (unsigned long long)credits);
+        printf("imm %s: most Requests queued %llu (credits %llu), credit messages %llu\n", how,
+               (unsigned long long)b.reqq_max, (unsigned long long)credits,
+               (unsigned long long)(b.credit_msgs - a.credit_msgs));
+    }
+    rvt_barrier();
+    for (int k = 0; k < K_N; k++) {
+        free(imm_seen[k]);
+        free(imm_ok[k]);
+    }
+}
+
 static void test_death(void)
 {
     uint8_t *src = calloc(1, 64 * KIB);
@@ -235,14 +468,20 @@ int main(int argc, char **argv)
         {H_LONG, (gex_AM_Fn_t)long_handler, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 1, NULL, "long"},
         {H_ACK, (gex_AM_Fn_t)ack_handler, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, NULL, "ack"},
         {H_PING, (gex_AM_Fn_t)ping_handler, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "ping"},
+        {H_ISHORT, (gex_AM_Fn_t)h_ishort, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 2, NULL, "ishort"},
+        {H_IMED, (gex_AM_Fn_t)h_imed, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, "imed"},
+        {H_ILONG, (gex_AM_Fn_t)h_ilong, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 1, NULL, "ilong"},
+        {H_PID, (gex_AM_Fn_t)h_pid, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "pid"},
     };
-    RVT_OK(gex_EP_RegisterHandlers(rvt_ep, tab, 3));
+    RVT_OK(gex_EP_RegisterHandlers(rvt_ep, tab, sizeof tab / sizeof tab[0]));
     RVT_CHECK(rvt_n % 2 == 0 || !strcmp(mode, "atomics"), "needs an even number of ranks");
     peer = (rvt_me ^ 1) % rvt_n;
     (void)stats();
     if (!strcmp(mode, "amlong")) test_amlong(argc > 2 ? argv[2] : "reassembly");
     else if (!strcmp(mode, "regreuse")) test_regreuse();
     else if (!strcmp(mode, "death")) test_death();
+    else if (!strcmp(mode, "imm")) test_imm(argc > 2 ? argv[2] : "quiet",
+                                               argc > 3 && !strcmp(argv[3], "credits"));
     else if (!strcmp(mode, "atomics")) test_atomics();
     else RVT_FAIL("unknown mode %s", mode);
     return rvt_done("ucx_transport");

@@ -232,10 +232,6 @@ static int rv_ucx_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     u->size = job->size;
     rv_ucx_g = u;
     pthread_mutex_init(&u->plock, NULL);
-    pthread_spin_init(&u->slock, PTHREAD_PROCESS_PRIVATE);
-    pthread_spin_init(&u->rlock, PTHREAD_PROCESS_PRIVATE);
-    pthread_spin_init(&u->flock, PTHREAD_PROCESS_PRIVATE);
-    pthread_spin_init(&u->qlock, PTHREAD_PROCESS_PRIVATE);
     const char *why;
     if (rv_ucx_dl_load(&why) != 0) {
         rv_warn("ucx: %s", why);
@@ -296,10 +292,6 @@ static void rv_ucx_close(void *priv)
     if (u->ctx) ucp_cleanup(u->ctx);
     free(u->peers);
     pthread_mutex_destroy(&u->plock);
-    pthread_spin_destroy(&u->slock);
-    pthread_spin_destroy(&u->rlock);
-    pthread_spin_destroy(&u->flock);
-    pthread_spin_destroy(&u->qlock);
     if (rv_ucx_g == u) rv_ucx_g = NULL;
     memset(u, 0, sizeof *u);
 }

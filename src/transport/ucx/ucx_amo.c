@@ -141,10 +141,7 @@ void rv_ucx_amo_complete(rv_ucx_rop_t *op)
     }
     struct rv_amo_op *ao = op->amo;
     op->amo = NULL;
-    pthread_spin_lock(&u->rlock);
-    op->next = u->rfree;
-    u->rfree = op;
-    pthread_spin_unlock(&u->rlock);
+    rv_ucx_rop_give(u, op);
     rv_ucx_amo_done(ao, old);
 }
 

@@ -5,6 +5,8 @@
 
 #include "transport/transport.h"
 #include "transport/ucx/ucx_stats.h"
+#include "core/slist.h"
+#include "core/spin.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -20,11 +22,13 @@
 
 /* The UCP AM header of every message: who sent it and on which channel. The AM header and
  * payload (rv_am_deliver's message) are the UCP data. RV_UCX_IMM: no data, 'imm' carries a
- * put's immediate value (AM Long reassembly). */
-#define RV_UCX_IMM 2u
+ * put's immediate value (AM Long reassembly). RV_UCX_CREDIT: no data, 'imm' is a number of
+ * Request credits given back; a Reply's 'imm' gives credits back too. */
+#define RV_UCX_IMM    2u
+#define RV_UCX_CREDIT 4u
 typedef struct rv_ucx_hdr {
     uint32_t src;
-    uint8_t  chan; /* RV_CHAN_REQ, RV_CHAN_REP, | RV_UCX_IMM */
+    uint8_t  chan; /* RV_CHAN_REQ, RV_CHAN_REP, | RV_UCX_IMM; or RV_UCX_CREDIT */
     uint8_t  pad[3];
     uint32_t imm;
     uint32_t pad2;
@@ -32,7 +36,7 @@ typedef struct rv_ucx_hdr {
 
 /* A send buffer: a message UCX has taken but not yet sent. */
 typedef struct rv_ucx_sbuf {
-    struct rv_ucx_sbuf *next;
+    rv_slink_t          link;   /* on u->sfree while free */
     struct rv_ucx      *u;
     unsigned char      *data;
 } rv_ucx_sbuf_t;
@@ -56,7 +60,8 @@ typedef struct rv_ucx_q {
 
 /* One RDMA operation in flight, or finished and waiting for the poll to report it. */
 typedef struct rv_ucx_rop {
-    struct rv_ucx_rop *next;
+    rv_slink_t         link;    /* on u->rfree while free */
+    struct rv_ucx_rop *next;    /* a peer's pending puts, or the finished list */
     struct rv_ucx     *u;
     rv_tp_cmpl_t      *c;
     gex_Rank_t         peer;
@@ -80,6 +85,11 @@ typedef struct rv_ucx_peer {
     ucp_rkey_h     eprkey[GASNET_MAXEPS]; /* its endpoint index i > 0's */
     uint64_t       epbase[GASNET_MAXEPS];
     volatile int   dead;          /* the endpoint failed: its status */
+    /* AM flow control: a Request costs its sender one of the target's credits; the target
+     * gives them back once it delivered them (on a Reply, or in a credit message) */
+    int32_t        avail;         /* credits left for Requests to this peer (atomic) */
+    uint32_t       owed;          /* Requests from this peer delivered, not given back (atomic) */
+    uint8_t        retry;         /* its credit message could not be sent: on u->cretry */
     /* flush state (lock u->flock) */
     rv_ucx_rop_t  *pend, *pend_tail; /* puts locally done or in flight, not yet flushed */
     rv_ucx_rop_t  *covered;       /* the puts the flush in flight completes */
@@ -99,19 +109,21 @@ typedef struct rv_ucx {
     /* sends */
     unsigned char  *spool;
     rv_ucx_sbuf_t   sbufs[RV_UCX_NSEND];
-    rv_ucx_sbuf_t  *sfree;
-    pthread_spinlock_t slock;
+    rv_flist_t      sfree;
     /* receive queues, per channel: UCX's callback pushes (in the polling thread, or in a
      * sender's for its own rank over UCX's self transport), the polling thread pops */
     rv_ucx_q_t      q[2];
-    pthread_spinlock_t qlock;
+    uint32_t        credits0;     /* RIVET_UCX_CREDITS: each peer's initial credits */
+    uint32_t       *cretry;       /* peers owed a credit message that found no room (poller) */
+    uint32_t        ncretry;
+    rv_spin_t       qlock;
     pthread_mutex_t plock;
     /* RDMA */
     rv_ucx_rop_t   *rops;         /* [RV_UCX_NROP] */
-    rv_ucx_rop_t   *rfree;
+    rv_flist_t      rfree;        /* free operation slots */
     rv_ucx_rop_t   *rdone, *rdone_tail; /* finished, to report from poll */
-    pthread_spinlock_t rlock;     /* rfree, rdone */
-    pthread_spinlock_t flock;     /* per-peer pending puts, fdirty */
+    rv_spin_t       rlock;        /* rdone */
+    rv_spin_t       flock;        /* per-peer pending puts, fdirty */
     uint32_t       *fdirty;       /* peers with pending puts */
     uint32_t        fndirty;
     /* segment */
@@ -145,6 +157,7 @@ void rv_ucx_progress(rv_ucx_t *u);
 const struct rv_ratomic_native *rv_ucx_amo_native(void *priv, rv_tp_amo_done_t done);
 void rv_ucx_amo_complete(rv_ucx_rop_t *op); /* from poll */
 rv_ucx_rop_t *rv_ucx_rop_take(rv_ucx_t *u);  /* an operation slot, or NULL */
+void rv_ucx_rop_give(rv_ucx_t *u, rv_ucx_rop_t *op); /* back to the free slots */
 void rv_ucx_rop_finish(rv_ucx_t *u, rv_ucx_rop_t *op); /* queue for the next poll */
 
 /* ucx_msg.c */

@@ -16,20 +16,11 @@ static _Thread_local int rv_ucx_depth; /* polls this thread is inside (nested fr
 
 static rv_ucx_sbuf_t *rv_ucx_sbuf_get(rv_ucx_t *u)
 {
-    pthread_spin_lock(&u->slock);
-    rv_ucx_sbuf_t *b = u->sfree;
-    if (b) u->sfree = b->next;
-    pthread_spin_unlock(&u->slock);
-    return b;
+    rv_slink_t *l = rv_flist_get(&u->sfree);
+    return l ? rv_container_of(l, rv_ucx_sbuf_t, link) : NULL;
 }
 
-static void rv_ucx_sbuf_put(rv_ucx_t *u, rv_ucx_sbuf_t *b)
-{
-    pthread_spin_lock(&u->slock);
-    b->next = u->sfree;
-    u->sfree = b;
-    pthread_spin_unlock(&u->slock);
-}
+static void rv_ucx_sbuf_put(rv_ucx_t *u, rv_ucx_sbuf_t *b) { rv_flist_put(&u->sfree, &b->link); }
 
 /* A buffered send completed (inside ucp_worker_progress). */
 static void rv_ucx_sent(void *req, ucs_status_t st, void *arg)
@@ -103,12 +94,77 @@ static int rv_ucx_am(rv_ucx_t *u, gex_Rank_t peer, rv_ucx_hdr_t *uh, const void 
     return 0;
 }
 
+/* Takes one Request credit for peer: 1, or 0 when none is left (the peer is behind). */
+static int rv_ucx_credit_take(rv_ucx_t *u, rv_ucx_peer_t *p)
+{
+    int32_t a = __atomic_load_n(&p->avail, __ATOMIC_RELAXED);
+    do {
+        if (a <= 0) return 0;
+    } while (!__atomic_compare_exchange_n(&p->avail, &a, a - 1, 1, __ATOMIC_ACQUIRE,
+                                          __ATOMIC_RELAXED));
+    (void)u;
+    return 1;
+}
+
 int rv_ucx_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                 const void *payload, size_t paylen)
 {
     rv_ucx_t *u = priv;
+    rv_ucx_peer_t *p = &u->peers[peer];
     rv_ucx_hdr_t uh = { .src = u->me, .chan = (uint8_t)chan };
-    return rv_ucx_am(u, peer, &uh, hdr, hdrlen, payload, paylen);
+    if (chan == RV_CHAN_REQ) {
+        if (!rv_ucx_credit_take(u, p)) {
+            RV_UCX_COUNT(u, credit_stalls, 1);
+            return RV_TP_AGAIN; /* the engine polls (credits come back), or IMMEDIATE: not sent */
+        }
+        int rc = rv_ucx_am(u, peer, &uh, hdr, hdrlen, payload, paylen);
+        if (rc) __atomic_fetch_add(&p->avail, 1, __ATOMIC_RELAXED);
+        return rc;
+    }
+    /* a Reply carries the credits of the Requests delivered from its target */
+    uh.imm = __atomic_exchange_n(&p->owed, 0, __ATOMIC_RELAXED);
+    int rc = rv_ucx_am(u, peer, &uh, hdr, hdrlen, payload, paylen);
+    if (rc && uh.imm) __atomic_fetch_add(&p->owed, uh.imm, __ATOMIC_RELAXED);
+    return rc;
+}
+
+/* Gives peer its delivered Requests' credits back in a message of their own (the poller, when
+ * they reach half the window, or from the retry list). 0, or -1: no room now (kept owed). */
+static int rv_ucx_credit_send(rv_ucx_t *u, gex_Rank_t peer)
+{
+    rv_ucx_peer_t *p = &u->peers[peer];
+    uint32_t n = __atomic_exchange_n(&p->owed, 0, __ATOMIC_RELAXED);
+    if (!n) return 0;
+    rv_ucx_hdr_t uh = { .src = u->me, .chan = RV_UCX_CREDIT, .imm = n };
+    if (rv_ucx_am(u, peer, &uh, NULL, 0, NULL, 0) != 0) {
+        __atomic_fetch_add(&p->owed, n, __ATOMIC_RELAXED);
+        return -1;
+    }
+    RV_UCX_COUNT(u, credit_msgs, 1);
+    return 0;
+}
+
+/* A Request from src was delivered: its credit is owed; given back at half the window (sooner
+ * on a Reply). A credit message with no room goes on the retry list for the next polls. */
+static void rv_ucx_credit_owe(rv_ucx_t *u, uint32_t src)
+{
+    rv_ucx_peer_t *p = &u->peers[src];
+    if (__atomic_add_fetch(&p->owed, 1, __ATOMIC_RELAXED) < u->credits0 / 2 || p->retry) return;
+    if (rv_ucx_credit_send(u, src) != 0) {
+        p->retry = 1;
+        u->cretry[u->ncretry++] = src;
+    }
+}
+
+static void rv_ucx_credit_retry(rv_ucx_t *u)
+{
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < u->ncretry; i++) {
+        uint32_t r = u->cretry[i];
+        if (rv_ucx_credit_send(u, r) == 0) u->peers[r].retry = 0;
+        else u->cretry[k++] = r;
+    }
+    u->ncretry = k;
 }
 
 int rv_ucx_send_imm(rv_ucx_t *u, gex_Rank_t peer, unsigned chan, uint32_t imm)
@@ -146,12 +202,18 @@ static ucs_status_t rv_ucx_am_recv(void *arg, const void *header, size_t hlen, v
     rv_ucx_hdr_t h;
     if (hlen != sizeof h) rv_fatal("ucx: a message arrived with a %zu-byte header", hlen);
     memcpy(&h, header, sizeof h);
-    if (h.src >= u->size || (h.chan & ~RV_UCX_IMM) > RV_CHAN_REP)
+    if (h.src >= u->size || ((h.chan & ~RV_UCX_IMM) > RV_CHAN_REP && h.chan != RV_UCX_CREDIT))
         rv_fatal("ucx: a message claims rank %u of %u, channel %u", h.src, u->size, h.chan);
     if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)
         rv_fatal("ucx: a %zu-byte message from rank %u arrived by rendezvous (Rivet sends eager "
                  "only)", len, h.src);
     if (len > RV_UCX_MAX_MSG) rv_fatal("ucx: a %zu-byte message from rank %u", len, h.src);
+    if (h.chan == RV_CHAN_REP && h.imm) /* credits back on a Reply (it is queued below) */
+        __atomic_fetch_add(&u->peers[h.src].avail, (int32_t)h.imm, __ATOMIC_RELAXED);
+    if (h.chan == RV_UCX_CREDIT) {
+        __atomic_fetch_add(&u->peers[h.src].avail, (int32_t)h.imm, __ATOMIC_RELAXED);
+        return UCS_OK;
+    }
     rv_ucx_msg_t m = { .src = h.src, .len = len, .imm = h.imm,
                        .is_imm = (h.chan & RV_UCX_IMM) != 0 };
     ucs_status_t ret = UCS_OK;
@@ -168,9 +230,12 @@ static ucs_status_t rv_ucx_am_recv(void *arg, const void *header, size_t hlen, v
         m.copied = 1;
         RV_UCX_COUNT(u, recv_copied, 1);
     }
-    pthread_spin_lock(&u->qlock);
-    int qrc = rv_ucx_q_push(&u->q[h.chan & 1], &m);
-    pthread_spin_unlock(&u->qlock);
+    rv_spin_lock(&u->qlock);
+    rv_ucx_q_t *q = &u->q[h.chan & 1];
+    int qrc = rv_ucx_q_push(q, &m);
+    size_t depth = q->n;
+    rv_spin_unlock(&u->qlock);
+    if ((h.chan & 1) == RV_CHAN_REQ && depth > u->st.reqq_max) u->st.reqq_max = depth;
     if (qrc != 0) rv_fatal("ucx: out of memory queueing a message");
     return ret;
 }
@@ -187,9 +252,12 @@ int rv_ucx_msg_open(rv_ucx_t *u)
     for (int i = RV_UCX_NSEND - 1; i >= 0; i--) {
         u->sbufs[i].u = u;
         u->sbufs[i].data = u->spool + (size_t)i * RV_UCX_SBUF_SZ;
-        u->sbufs[i].next = u->sfree;
-        u->sfree = &u->sbufs[i];
+        rv_flist_put(&u->sfree, &u->sbufs[i].link);
     }
+    u->credits0 = (uint32_t)rv_cfg.UCX_CREDITS;
+    u->cretry = calloc(u->size, sizeof *u->cretry);
+    if (!u->cretry) return -1;
+    for (uint32_t r = 0; r < u->size; r++) u->peers[r].avail = (int32_t)u->credits0;
     ucp_am_handler_param_t hp = {
         .field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                       UCP_AM_HANDLER_PARAM_FIELD_ARG | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
@@ -223,6 +291,9 @@ void rv_ucx_msg_close(rv_ucx_t *u)
         free(q->m);
         memset(q, 0, sizeof *q);
     }
+    free(u->cretry);
+    u->cretry = NULL;
+    u->ncretry = 0;
     if (u->spool) munmap(u->spool, RV_UCX_SBUF_SZ * RV_UCX_NSEND);
     u->spool = NULL;
 }
@@ -233,18 +304,19 @@ static int rv_ucx_deliver(rv_ucx_t *u, unsigned c, int budget)
     rv_ucx_q_t *q = &u->q[c];
     int n = 0;
     while (n < budget) {
-        pthread_spin_lock(&u->qlock);
+        rv_spin_lock(&u->qlock);
         if (!q->n) {
-            pthread_spin_unlock(&u->qlock);
+            rv_spin_unlock(&u->qlock);
             break;
         }
         rv_ucx_msg_t m = q->m[q->head]; /* popped before the handler runs: it may poll */
         q->head = (q->head + 1) % q->cap;
         q->n--;
-        pthread_spin_unlock(&u->qlock);
+        rv_spin_unlock(&u->qlock);
         if (m.is_imm) rv_am_imm_deliver(m.src, c, m.imm);
         else rv_am_deliver(m.src, c, m.data, m.len);
         rv_ucx_msg_release(u, &m);
+        if (c == RV_CHAN_REQ && !m.is_imm) rv_ucx_credit_owe(u, m.src);
         n++;
     }
     return n;
@@ -257,6 +329,7 @@ int rv_ucx_poll(void *priv, unsigned chan_mask)
     rv_ucx_depth++;
     for (int i = 0; i < 4 && ucp_worker_progress(u->worker); i++) {}
     int n = 0;
+    if (__builtin_expect(u->ncretry != 0, 0)) rv_ucx_credit_retry(u);
     if (u->rma) n += rv_ucx_rma_poll(u);
     n += rv_ucx_deliver(u, RV_CHAN_REP, 64);
     if (chan_mask & RV_CHAN_MASK(RV_CHAN_REQ)) n += rv_ucx_deliver(u, RV_CHAN_REQ, 64);

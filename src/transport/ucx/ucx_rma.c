@@ -12,6 +12,7 @@
 #include "core/shmobj.h"
 #include "boot/boot.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -114,8 +115,7 @@ int rv_ucx_rma_open(rv_ucx_t *u)
     if (!u->rops || !u->fdirty || !u->dir || !u->dirkey || !u->dirbase) return -1;
     for (int i = RV_UCX_NROP - 1; i >= 0; i--) {
         u->rops[i].u = u;
-        u->rops[i].next = u->rfree;
-        u->rfree = &u->rops[i];
+        rv_flist_put(&u->rfree, &u->rops[i].link);
     }
     return rv_ucx_map(u, u->dir, dlen, &u->dirmh);
 }
@@ -252,7 +252,7 @@ int rv_ucx_seg_register(void *priv, unsigned seg, void *addr, uintptr_t size, ui
     unsigned char *slot = u->dir + (size_t)seg * RV_UCX_DIR_SLOT;
     rv_ucx_slot_t s = { ++u->dirgen, (uint32_t)klen };
     memcpy(slot + sizeof s, kb, klen);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
+    atomic_thread_fence(memory_order_release);
     memcpy(slot, &s, sizeof s);
     /* native atomics reach this rank's own primordial segment through UCX too */
     if (!seg) {
@@ -316,12 +316,11 @@ unsigned rv_ucx_seg_peer(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t ba
 
 rv_ucx_rop_t *rv_ucx_rop_take(rv_ucx_t *u)
 {
-    pthread_spin_lock(&u->rlock);
-    rv_ucx_rop_t *op = u->rfree;
-    if (op) u->rfree = op->next;
-    pthread_spin_unlock(&u->rlock);
-    return op;
+    rv_slink_t *l = rv_flist_get(&u->rfree);
+    return l ? rv_container_of(l, rv_ucx_rop_t, link) : NULL;
 }
+
+void rv_ucx_rop_give(rv_ucx_t *u, rv_ucx_rop_t *op) { rv_flist_put(&u->rfree, &op->link); }
 
 static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last);
 void rv_ucx_rop_finish(rv_ucx_t *u, rv_ucx_rop_t *op)
@@ -332,11 +331,11 @@ void rv_ucx_rop_finish(rv_ucx_t *u, rv_ucx_rop_t *op)
 static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last)
 {
     last->next = NULL;
-    pthread_spin_lock(&u->rlock);
+    rv_spin_lock(&u->rlock);
     if (u->rdone_tail) u->rdone_tail->next = first;
     else u->rdone = first;
     u->rdone_tail = last;
-    pthread_spin_unlock(&u->rlock);
+    rv_spin_unlock(&u->rlock);
 }
 
 static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr_t remote,
@@ -372,7 +371,7 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
     op->events = (uint8_t)((later ? RV_TP_EV_LOCAL : 0) | (op->imm_chan ? 0 : RV_TP_EV_REMOTE));
     RV_UCX_COUNT(u, puts, 1);
     op->next = NULL;
-    pthread_spin_lock(&u->flock);
+    rv_spin_lock(&u->flock);
     if (p->pend_tail) p->pend_tail->next = op;
     else p->pend = op;
     p->pend_tail = op;
@@ -381,7 +380,7 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
         p->listed = 1;
         u->fdirty[u->fndirty++] = peer;
     }
-    pthread_spin_unlock(&u->flock);
+    rv_spin_unlock(&u->flock);
     return later ? RV_TP_LC_LATER : 0;
 }
 
@@ -470,7 +469,7 @@ static void rv_ucx_flush_cb(void *req, ucs_status_t st, void *arg)
 /* Flushes every listed peer that has no flush in flight (plock held). */
 static void rv_ucx_flush_issue(rv_ucx_t *u)
 {
-    pthread_spin_lock(&u->flock);
+    rv_spin_lock(&u->flock);
     uint32_t keep = 0;
     for (uint32_t i = 0; i < u->fndirty; i++) {
         gex_Rank_t r = u->fdirty[i];
@@ -484,7 +483,7 @@ static void rv_ucx_flush_issue(rv_ucx_t *u)
         p->npend = 0;
         p->listed = 0;
         p->inflight = 1;
-        pthread_spin_unlock(&u->flock);
+        rv_spin_unlock(&u->flock);
         RV_UCX_COUNT(u, flushes, 1);
         ucp_request_param_t prm = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
                                                     UCP_OP_ATTR_FIELD_USER_DATA,
@@ -492,20 +491,20 @@ static void rv_ucx_flush_issue(rv_ucx_t *u)
         ucs_status_ptr_t q = ucp_ep_flush_nbx(p->ep, &prm);
         if (UCS_PTR_IS_ERR(q)) rv_ucx_peer_lost(u, r, UCS_PTR_STATUS(q), "flush");
         if (!q) rv_ucx_flush_cb(NULL, UCS_OK, p);
-        pthread_spin_lock(&u->flock);
+        rv_spin_lock(&u->flock);
     }
     u->fndirty = keep;
-    pthread_spin_unlock(&u->flock);
+    rv_spin_unlock(&u->flock);
 }
 
 int rv_ucx_rma_poll(rv_ucx_t *u)
 {
     int n = 0;
     if (u->fndirty) rv_ucx_flush_issue(u);
-    pthread_spin_lock(&u->rlock);
+    rv_spin_lock(&u->rlock);
     rv_ucx_rop_t *op = u->rdone;
     u->rdone = u->rdone_tail = NULL;
-    pthread_spin_unlock(&u->rlock);
+    rv_spin_unlock(&u->rlock);
     while (op) {
         rv_ucx_rop_t *next = op->next;
         if (op->is_get && op->status != UCS_OK)
@@ -521,11 +520,11 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
                 /* no send buffer now: this and the rest wait for the next poll */
                 rv_ucx_rop_t *last = op;
                 while (last->next) last = last->next;
-                pthread_spin_lock(&u->rlock);
+                rv_spin_lock(&u->rlock);
                 last->next = u->rdone;
                 if (!u->rdone) u->rdone_tail = last;
                 u->rdone = op;
-                pthread_spin_unlock(&u->rlock);
+                rv_spin_unlock(&u->rlock);
                 break;
             }
             op->imm_chan = 0;
@@ -535,10 +534,7 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
             n++;
         }
         if (!op->is_get) RV_UCX_COUNT(u, flushed_puts, 1);
-        pthread_spin_lock(&u->rlock);
-        op->next = u->rfree;
-        u->rfree = op;
-        pthread_spin_unlock(&u->rlock);
+        rv_ucx_rop_give(u, op);
         op = next;
     }
     return n;

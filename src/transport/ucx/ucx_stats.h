@@ -18,6 +18,10 @@ typedef struct rv_ucx_stats {
     uint64_t imm_sent;     /* immediate values sent after a put's flush (AM Long reassembly) */
     uint64_t amos;         /* native atomics issued */
     uint64_t mem_maps;     /* ucp_mem_map calls (segments, the key directory) */
+    uint64_t credit_stalls;/* Requests refused: no credit left for their target (RV_TP_AGAIN) */
+    uint64_t credit_msgs;  /* credit returns sent as their own message (not on a Reply) */
+    uint64_t reqq_max;     /* most Requests ever waiting in the receive queue (bounded by
+                            * the credits of all senders) */
 } rv_ucx_stats_t;
 
 /* Copies the counters; -1 when ucx is not the job's transport. */
