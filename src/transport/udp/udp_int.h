@@ -87,6 +87,7 @@ typedef struct rv_udp {
     uint8_t        *is_active;
     uint32_t        nactive;
     uint64_t        last_timer;
+    int             lingered;  /* rv_udp_linger ran */
     unsigned char  *rbuf;      /* [RV_UDP_BATCH][dgram] recvmmsg buffers */
     /* test aids: loss, duplication, reordering of outgoing datagrams */
     unsigned        drop, dup, reorder;

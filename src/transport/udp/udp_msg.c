@@ -334,10 +334,15 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
             rv_udp_tx_t *tx = &p->tx[c];
             if (tx->next == tx->freed) continue;
             busy = 1;
-            if ((int64_t)(now - tx->progress) > (int64_t)u->dead_ns)
+            if ((int64_t)(now - tx->progress) > (int64_t)u->dead_ns) {
+                for (int cc = 0; cc < 2; cc++)
+                    rv_warn("udp: to rank %u chan %d: next %u acknowledged %u freed %u; from it: "
+                            "delivered %u arrived %u", (unsigned)peer, cc, p->tx[cc].next,
+                            p->tx[cc].rcv, p->tx[cc].freed, p->rx[cc].cons, p->rx[cc].contig);
                 rv_fatal("udp: rank %u unreachable: no acknowledgement for %u s "
                          "(RIVET_UDP_PEER_TIMEOUT)", (unsigned)peer,
                          (unsigned)rv_cfg.UDP_PEER_TIMEOUT);
+            }
             int resent = 0;
             for (uint32_t s = tx->rcv; s != tx->next; s++) {
                 uint32_t slot = s % u->win;
@@ -385,11 +390,16 @@ int rv_udp_poll(void *priv, unsigned chan_mask)
     return n;
 }
 
-/* Before the socket closes: until every datagram sent has arrived (or a second passed), take
- * acknowledgements, retransmit and acknowledge what arrives (delivering nothing). */
+/* Before the socket closes (at close, or at process exit: the last messages, e.g. a final
+ * barrier's, must not be lost with the process): until every datagram sent has arrived (or
+ * 3 s passed), take acknowledgements, retransmit, and acknowledge what arrives (delivering
+ * nothing). */
+static rv_udp_t *rv_udp_open_one; /* the open transport, for the exit handler */
+
 static void rv_udp_linger(rv_udp_t *u)
 {
-    if (!u->peers || !u->rbuf) return;
+    if (!u->peers || !u->rbuf || u->lingered) return;
+    u->lingered = 1;
     uint64_t start = rv_udp_now();
     pthread_mutex_lock(&u->lock);
     for (;;) {
@@ -400,7 +410,7 @@ static void rv_udp_linger(rv_udp_t *u)
                 if (tx->rcv != tx->next) pending = 1;
             }
         uint64_t now = rv_udp_now();
-        if (!pending || now - start > 1000000000ull) break;
+        if (!pending || now - start > 3000000000ull) break;
         while (rv_udp_recv_batch(u, now) == RV_UDP_BATCH) {}
         if (now - u->last_timer > u->rto_ns / 4) {
             u->dead_ns = ~0ull >> 1; /* a peer gone already is no error now */
@@ -416,8 +426,16 @@ static void rv_udp_linger(rv_udp_t *u)
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
+static void rv_udp_atexit(void)
+{
+    if (rv_udp_open_one) rv_udp_linger(rv_udp_open_one);
+}
+
 int rv_udp_msg_open(rv_udp_t *u)
 {
+    static int registered;
+    if (!registered++) atexit(rv_udp_atexit);
+    rv_udp_open_one = u;
     u->dgram = ((size_t)rv_cfg.UDP_DGRAM) & ~(size_t)7;
     u->frag = u->dgram - sizeof(rv_udp_hdr_t);
     uint32_t nfrag = (uint32_t)((RV_UDP_MAX_MSG + u->frag - 1) / u->frag);
@@ -445,6 +463,7 @@ int rv_udp_msg_open(rv_udp_t *u)
 void rv_udp_msg_close(rv_udp_t *u)
 {
     if (u->fd >= 0) rv_udp_linger(u);
+    if (rv_udp_open_one == u) rv_udp_open_one = NULL;
     if (u->peers)
         for (uint32_t r = 0; r < u->size; r++)
             for (int c = 0; c < 2; c++) {
