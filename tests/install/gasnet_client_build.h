@@ -13,14 +13,17 @@
 #define MODE "PAR"
 #endif
 /* the fragment or .pc names its conduit, as GASNet's do */
-#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) + defined(GASNET_CONDUIT_UCX) != 1
-#error "the build settings must define exactly one of GASNET_CONDUIT_SMP, _OFI and _UCX"
+#if defined(GASNET_CONDUIT_SMP) + defined(GASNET_CONDUIT_OFI) + defined(GASNET_CONDUIT_UCX) + \
+        defined(GASNET_CONDUIT_UDP) != 1
+#error "the build settings must define exactly one of GASNET_CONDUIT_SMP, _OFI, _UCX and _UDP"
 #elif defined(GASNET_CONDUIT_SMP)
 #define CONDUIT "smp"
 #elif defined(GASNET_CONDUIT_OFI)
 #define CONDUIT "ofi"
-#else
+#elif defined(GASNET_CONDUIT_UCX)
 #define CONDUIT "ucx"
+#else
+#define CONDUIT "udp"
 #endif
 #define CONDUIT_NAME GASNET_CONDUIT_NAME_STR
 #endif

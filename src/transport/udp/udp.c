@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/udp/udp.c: the udp transport's descriptor: probe, open (the socket, its address
+ * exchanged through the bootstrap), segments (private memory, or shared objects a
+ * neighbourhood maps, like ofi's), close. Messages are udp_msg.c's. */
+#include "transport/udp/udp_int.h"
+#include "core/config.h"
+#include "core/error.h"
+#include "core/job.h"
+#include "core/shmobj.h"
+#include "boot/boot.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* Kernel UDP reaches every host: it serves any job. */
+static int rv_udp_probe(const rv_job_t *job)
+{
+    (void)job;
+    return 0;
+}
+
+/* The first IPv4 address of interface 'name', or of any up non-loopback interface (name NULL). */
+static int rv_udp_if_addr(const char *name, struct in_addr *a)
+{
+    struct ifaddrs *ifs, *i;
+    if (getifaddrs(&ifs) != 0) return -1;
+    int found = -1;
+    for (i = ifs; i && found; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET) continue;
+        if (name ? strcmp(i->ifa_name, name) != 0
+                 : (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP))
+            continue;
+        *a = ((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr;
+        found = 0;
+    }
+    freeifaddrs(ifs);
+    return found;
+}
+
+/* The address to bind: RIVET_UDP_IFACE (an address or an interface name), else loopback for a
+ * one-host job, else the host name's address, else the first non-loopback interface's. */
+static int rv_udp_pick_addr(const rv_job_t *job, struct in_addr *a)
+{
+    const char *want = rv_cfg.UDP_IFACE;
+    if (want && want[0]) {
+        if (inet_pton(AF_INET, want, a) == 1 || rv_udp_if_addr(want, a) == 0) return 0;
+        rv_warn("udp: RIVET_UDP_IFACE=%s is neither an IPv4 address nor an interface with one", want);
+        return -1;
+    }
+    if (job->host_count <= 1) {
+        a->s_addr = htonl(INADDR_LOOPBACK);
+        return 0;
+    }
+    struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_DGRAM }, *res = NULL;
+    if (getaddrinfo(job->hostname, NULL, &hints, &res) == 0 && res) {
+        *a = ((struct sockaddr_in *)(void *)res->ai_addr)->sin_addr;
+        freeaddrinfo(res);
+        if ((ntohl(a->s_addr) >> 24) != 127) return 0;
+    }
+    if (rv_udp_if_addr(NULL, a) == 0) return 0;
+    rv_warn("udp: no IPv4 address for host %s (set RIVET_UDP_IFACE)", job->hostname);
+    return -1;
+}
+
+/* A 64-bit token from the job's secret (FNV-1a): every datagram carries it. */
+static uint64_t rv_udp_token(const char *secret)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const char *p = secret; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return h ^ 0x7564705f72697674ull;
+}
+
+static void rv_udp_close(void *priv)
+{
+    rv_udp_t *u = priv;
+    rv_udp_msg_close(u);
+    if (u->nbrseg && u->segsize)
+        for (uint32_t r = 0; r < u->size; r++)
+            if (u->nbrseg[r]) munmap(u->nbrseg[r], (size_t)u->segsize[r]);
+    if (u->seg) munmap(u->seg, u->seglen);
+    free(u->nbrseg);
+    free(u->segsize);
+    u->nbrseg = NULL;
+    u->segsize = NULL;
+    u->seg = NULL;
+    if (u->fd >= 0) close(u->fd);
+    u->fd = -1;
+    free(u->peers);
+    u->peers = NULL;
+}
+
+typedef struct {
+    uint32_t ip;   /* network order */
+    uint16_t port; /* network order */
+    uint16_t ok;
+} rv_udp_addr_t;
+
+static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
+{
+    rv_udp_t *u = priv;
+    u->me = job->rank;
+    u->size = job->size;
+    u->fd = -1;
+    u->token = rv_udp_token(job->secret);
+    struct in_addr a;
+    int ok = rv_udp_pick_addr(job, &a) == 0;
+    struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = a };
+    socklen_t sl = sizeof sa;
+    if (ok) {
+        u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int big = 8 << 20;
+        if (u->fd >= 0) {
+            setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+            setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+        }
+        ok = u->fd >= 0 && bind(u->fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
+             getsockname(u->fd, (struct sockaddr *)&sa, &sl) == 0;
+        if (!ok) rv_warn("udp: cannot bind a socket to %s: %s", inet_ntoa(a), strerror(errno));
+    }
+    rv_udp_addr_t mine = { sa.sin_addr.s_addr, sa.sin_port, (uint16_t)ok }, *all;
+    all = calloc(u->size, sizeof *all);
+    u->peers = calloc(u->size, sizeof *u->peers);
+    int res = all && u->peers && rv_boot_allgather(&mine, sizeof mine, all) == 0;
+    for (uint32_t r = 0; res && r < u->size; r++) {
+        if (!all[r].ok) res = 0;
+        u->peers[r].addr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = all[r].port,
+                                                 .sin_addr = { all[r].ip } };
+    }
+    free(all);
+    if (res) res = rv_udp_msg_open(u) == 0;
+    rv_verbose(1, "udp: rank %u bound to %s:%u, datagrams up to %zu bytes, window %u",
+               u->me, inet_ntoa(sa.sin_addr), ntohs(sa.sin_port), u->dgram, u->win);
+    if (!rv_job_all_ok(res)) {
+        rv_udp_close(u);
+        return -1;
+    }
+    *lim = (rv_tp_limits_t){ .max_msg = RV_UDP_MAX_MSG };
+    return 0;
+}
+
+/* Maps the segments of my neighbourhood's other ranks. Returns 0 if one failed. */
+static int rv_udp_seg_map_nbrs(rv_udp_t *u, rv_segmap_t *map)
+{
+    int ok = (u->nbrseg = calloc(u->size, sizeof *u->nbrseg)) != NULL;
+    for (uint32_t i = 0; ok && i < rv_job.nbrhd_size; i++) {
+        uint32_t r = rv_job.nbrhd_ranks[i];
+        if (r == u->me || !u->segsize[r]) continue;
+        char peer[96];
+        rv_shmobj_name(peer, sizeof peer, rv_job.secret, 'd', r);
+        map[r].local_base = u->nbrseg[r] = rv_shmobj_attach(peer, (size_t)u->segsize[r]);
+        ok = u->nbrseg[r] != NULL;
+    }
+    return ok;
+}
+
+/* This rank's segment: private memory, or a shared object when its neighbourhood has other
+ * ranks (they copy into it directly); everyone else is reached by AMs (no RDMA). */
+static int rv_udp_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
+{
+    rv_udp_t *u = priv;
+    const int shared = rv_job.nbrhd_size > 1;
+    char name[96];
+    rv_shmobj_name(name, sizeof name, rv_job.secret, 'd', u->me);
+    void *mine = NULL;
+    int ok = 1;
+    if (size && shared) {
+        ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
+    } else if (size) {
+        mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                    -1, 0);
+        if (mine == MAP_FAILED) {
+            rv_warn("udp: cannot allocate a %zu-byte segment", (size_t)size);
+            mine = NULL;
+            ok = 0;
+        }
+    }
+    u->seg = mine;
+    u->seglen = mine ? size : 0;
+    uint64_t d[3] = { (uint64_t)(uintptr_t)mine, mine ? size : 0, (uint64_t)ok };
+    uint64_t *all = calloc(u->size, sizeof d);
+    u->segsize = calloc(u->size, sizeof *u->segsize);
+    int res = all && u->segsize && rv_boot_allgather(d, sizeof d, all) == 0;
+    for (uint32_t r = 0; res && r < u->size; r++) {
+        if (!all[3 * r + 2]) res = 0;
+        u->segsize[r] = all[3 * r + 1];
+        map[r].owner_base = (void *)(uintptr_t)all[3 * r];
+        map[r].size = (uintptr_t)all[3 * r + 1];
+        map[r].local_base = r == u->me ? mine : NULL;
+        map[r].flags = 0;
+    }
+    free(all);
+    if (res && rv_job.nbrhd_count < rv_job.size) {
+        int mapped = !shared || rv_udp_seg_map_nbrs(u, map);
+        res = rv_job_all_ok(mapped);
+    }
+    if (size && shared) shm_unlink(name);
+    if (!res) {
+        for (uint32_t r = 0; r < u->size; r++)
+            if (r != u->me) map[r].local_base = NULL;
+    }
+    return res ? 0 : -1;
+}
+
+static const rv_tp_ops_t rv_udp_ops = {
+    .size = sizeof(rv_tp_ops_t),
+    .send = rv_udp_send,
+    .poll = rv_udp_poll,
+};
+
+const rv_tp_desc_t rv_tp_udp_desc = {
+    .size = sizeof(rv_tp_desc_t),
+    .name = "udp",
+    .abi = RV_TP_ABI,
+    .priv_size = sizeof(rv_udp_t),
+    .probe = rv_udp_probe,
+    .open = rv_udp_open,
+    .seg_attach = rv_udp_seg_attach,
+    .close = rv_udp_close,
+    .ops = &rv_udp_ops,
+};

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* transport/udp/udp_int.h: the udp transport's private state and datagram format, shared by its
+ * files. Every (peer, channel) pair is one reliable stream: sequence numbers, a send window and
+ * a receive window of the same size, cumulative acknowledgements. README.md has the design. */
+#ifndef RV_UDP_INT_H
+#define RV_UDP_INT_H
+
+#include "transport/transport.h"
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#define RV_UDP_MAX_MSG (64 * 1024 + 256) /* largest hdrlen + paylen of one send() */
+#define RV_UDP_BATCH   32                /* datagrams one recvmmsg takes */
+
+/* Datagram kinds and flags. */
+enum { RV_UDP_DATA = 1, RV_UDP_ACK = 2 };
+#define RV_UDP_FIRST 1u /* first fragment of a message (msglen valid) */
+#define RV_UDP_LAST  2u /* last fragment of a message */
+
+/* The header of every datagram (a multiple of 8, so a payload behind it stays aligned). The
+ * acknowledgements are of the streams from the receiver to the sender, both channels:
+ * ack_rcv[c] = every sequence number below it has arrived (stop retransmitting them),
+ * ack_free[c] = every one below it was delivered and its buffer is free (the window). */
+typedef struct rv_udp_hdr {
+    uint64_t token;      /* the job's, from its secret: others' datagrams are dropped */
+    uint32_t src;        /* sender's jobrank (its address must match too) */
+    uint8_t  kind;       /* RV_UDP_DATA, RV_UDP_ACK */
+    uint8_t  chan;       /* DATA: the stream's channel */
+    uint8_t  flags;      /* DATA: RV_UDP_FIRST, RV_UDP_LAST */
+    uint8_t  pad;
+    uint32_t seq;        /* DATA: sequence number in the (sender, chan) stream */
+    uint32_t msglen;     /* DATA with RV_UDP_FIRST: the whole message's length */
+    uint32_t ack_rcv[2];
+    uint32_t ack_free[2];
+} rv_udp_hdr_t;
+
+/* Sending half of a stream (towards one peer on one channel). Slot seq % win holds datagram
+ * seq until the peer frees it (ack_free). */
+typedef struct rv_udp_tx {
+    unsigned char *buf;      /* [win][dgram], allocated at first use */
+    uint32_t      *len;      /* [win] datagram lengths */
+    uint64_t      *sent;     /* [win] when last sent (ns) */
+    uint32_t       next;     /* next sequence number to use */
+    uint32_t       rcv;      /* peer's ack_rcv */
+    uint32_t       freed;    /* peer's ack_free */
+    uint64_t       progress; /* last time the peer acknowledged something (or we started) */
+    uint64_t       probe;    /* last window probe */
+} rv_udp_tx_t;
+
+/* Receiving half of a stream (from one peer on one channel). */
+typedef struct rv_udp_rx {
+    unsigned char *buf;      /* [win][dgram] */
+    uint32_t      *len;      /* [win] 0: empty */
+    unsigned char *asm_buf;  /* a fragmented message reassembled here (RV_UDP_MAX_MSG) */
+    uint32_t       cons;     /* next sequence number to deliver */
+    uint32_t       contig;   /* every sequence number below it has arrived */
+    uint8_t        busy;     /* being delivered (by some poll, maybe on another thread) */
+    uint8_t        listed;   /* on the ready list of its channel */
+} rv_udp_rx_t;
+
+typedef struct rv_udp_peer {
+    struct sockaddr_in addr;
+    rv_udp_tx_t        tx[2];
+    rv_udp_rx_t        rx[2];
+    uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
+    uint32_t           ack_count; /* datagrams since the last acknowledgement */
+    uint64_t           ack_since; /* when the first of them arrived */
+} rv_udp_peer_t;
+
+typedef struct rv_udp {
+    uint32_t        me, size;
+    int             fd;
+    uint64_t        token;
+    size_t          dgram;     /* largest datagram */
+    size_t          frag;      /* payload bytes per datagram (dgram - header) */
+    uint32_t        win;
+    uint64_t        rto_ns, dead_ns, ack_ns;
+    rv_udp_peer_t  *peers;     /* [size] */
+    pthread_mutex_t lock;      /* everything below and the peers' streams */
+    uint32_t       *ready[2];  /* per channel: peers whose rx may have a message to deliver */
+    uint32_t        nready[2];
+    uint32_t       *acks;      /* peers with ack_due */
+    uint32_t        nacks;
+    uint32_t       *active;    /* peers with data in flight (timer checks) */
+    uint8_t        *is_active;
+    uint32_t        nactive;
+    uint64_t        last_timer;
+    int             lingered;  /* rv_udp_linger ran */
+    unsigned char  *rbuf;      /* [RV_UDP_BATCH][dgram] recvmmsg buffers */
+    /* test aids: loss, duplication, reordering of outgoing datagrams */
+    unsigned        drop, dup, reorder;
+    uint64_t        rng;
+    unsigned char  *held;      /* one held-back datagram (reorder) */
+    size_t          held_len;
+    struct sockaddr_in held_to;
+    /* segment */
+    void           *seg;
+    uintptr_t       seglen;
+    uint64_t       *segsize;   /* [size] */
+    void          **nbrseg;    /* [size] neighbourhood peers' segments mapped here */
+} rv_udp_t;
+
+/* udp_msg.c */
+int  rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                 const void *payload, size_t paylen);
+int  rv_udp_poll(void *priv, unsigned chan_mask);
+int  rv_udp_msg_open(rv_udp_t *u);
+void rv_udp_msg_close(rv_udp_t *u);
+uint64_t rv_udp_now(void);
+
+#endif /* RV_UDP_INT_H */

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# tests/transport/udp.cmake (included by tests/transport/CMakeLists.txt): the udp transport.
+# The API suites rerun over udp like over every network transport (CMakeLists.txt). Here:
+# the same suites through the transport's own test aids, which drop, duplicate and reorder a
+# fraction of every rank's outgoing datagrams (RIVET_UDP_*_PERMILLE): every payload is checked
+# by the suites; stray and spoofed datagrams from outside the job (udp_transport stray); a rank
+# that stops polling bounds its senders and ends the job with a message (udp_transport deaf).
+set(udp_env "RIVET_PSHM=0;RIVET_TRANSPORT=udp")
+function(udp_run name np env prog)
+  add_test(NAME ${name}_np${np}
+           COMMAND $<TARGET_FILE:rivetrun> --timeout ${RIVET_NET_JOB_TIMEOUT} -n ${np} $<TARGET_FILE:${prog}> ${ARGN})
+  set_tests_properties(${name}_np${np} PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT} LABELS "transport;udp"
+                       ENVIRONMENT "${udp_env};${env}")
+endfunction()
+
+rivet_add_test(NAME udp_transport SOURCES udp_transport.c INTERNAL NP 2 4 ARGS stray
+               TIMEOUT ${RIVET_NET_SECONDS} ENV ${udp_env} LABELS transport udp)
+add_test(NAME udp_transport_deaf_np2
+         COMMAND ${RIVET_EXPECT} "udp: rank 1 unreachable: no acknowledgement for 2 s"
+                 $<TARGET_FILE:rivetrun> --timeout ${RIVET_NET_JOB_TIMEOUT} -n 2 $<TARGET_FILE:udp_transport> deaf)
+set_tests_properties(udp_transport_deaf_np2 PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT}
+                     LABELS "transport;udp;fault" ENVIRONMENT "${udp_env};RIVET_UDP_PEER_TIMEOUT=2")
+
+# a bad network, made by the sender itself: 1% and 10% loss, duplicates, reordering, all at
+# once; a short retransmission timeout keeps the runs short
+set(udp_lossy1  "RIVET_UDP_RTO_US=3000;RIVET_UDP_DROP_PERMILLE=10;RIVET_UDP_DUP_PERMILLE=10;RIVET_UDP_REORDER_PERMILLE=10")
+set(udp_lossy10 "RIVET_UDP_RTO_US=3000;RIVET_UDP_DROP_PERMILLE=100;RIVET_UDP_DUP_PERMILLE=50;RIVET_UDP_REORDER_PERMILLE=50")
+foreach(lvl 1 10)
+  foreach(t am_args am_flood am_npam rma_val legacy_barrier)
+    udp_run(udp_loss${lvl}_${t} 2 "${udp_lossy${lvl}}" ${t})
+  endforeach()
+  udp_run(udp_loss${lvl}_am_flood 4 "${udp_lossy${lvl}}" am_flood)
+  udp_run(udp_loss${lvl}_rma_sizes_ref 2 "${udp_lossy${lvl}};RIVET_RMA=ref" rma_sizes)
+  udp_run(udp_loss${lvl}_stray 2 "${udp_lossy${lvl}}" udp_transport stray)
+  # small datagrams: messages in many fragments
+  udp_run(udp_loss${lvl}_small_dgram_am_args 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=1472" am_args)
+endforeach()
+udp_run(udp_small_dgram_rma_many 2 "RIVET_UDP_DGRAM=1472" rma_many)

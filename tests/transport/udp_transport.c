@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tests/transport/udp_transport.c: the udp transport's own behaviours (run with
+ * RIVET_TRANSPORT=udp RIVET_PSHM=0).
+ *   udp_transport stray   every rank sends its right-hand neighbour, from a socket of its own
+ *                 (an address outside the job), thousands of garbage datagrams: random bytes of
+ *                 every length, headers with a wrong token, and headers with the job's token
+ *                 and a valid rank, channel and the very sequence numbers the neighbour expects
+ *                 next (a spoof); then real AM Medium Requests with checked payloads. Every
+ *                 rank must run exactly the real handlers, each payload intact
+ *   udp_transport deaf    rank 1 stops polling; rank 0 sends it AM Requests with
+ *                 GEX_FLAG_IMMEDIATE until one is refused (the send window bounds what a sender
+ *                 holds), then blocking ones, one of which waits: the job must end with
+ *                 "rank 1 unreachable" (RIVET_UDP_PEER_TIMEOUT), never hang */
+#include "rv_test.h"
+#include "transport/transport.h"
+#include "transport/udp/udp_int.h"
+
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+enum { H_REQ = GEX_AM_INDEX_BASE, H_ACK };
+#define NREAL 200
+#define LEN   3000
+static volatile int got, acks;
+static int bad;
+
+static void req_handler(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed)
+{
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_SRCRANK);
+    size_t b = rvt_find_bad(buf, n, (uint64_t)seed);
+    if (n != LEN || b != (size_t)-1 || (uint32_t)seed / 100000u != info.gex_srcrank) {
+        fprintf(stderr, "FAIL rank %u: AM of %zu bytes, seed %d from rank %u: bad payload "
+                "(byte %zu)\n", (unsigned)rvt_me, n, (int)seed, (unsigned)info.gex_srcrank, b);
+        bad = 1;
+    }
+    got++;
+    gex_AM_ReplyShort0(t, H_ACK, 0);
+}
+
+static void ack_handler(gex_Token_t t) { (void)t; acks++; }
+
+static rv_udp_t *udp(void)
+{
+    RVT_CHECK(rv_tp.desc && strcmp(rv_tp.desc->name, "udp") == 0,
+              "the udp transport is not in use (set RIVET_TRANSPORT=udp)");
+    return rv_tp.priv;
+}
+
+static void test_stray(void)
+{
+    rv_udp_t *u = udp();
+    gex_Rank_t right = (rvt_me + 1) % rvt_n;
+    struct sockaddr_in to = u->peers[right].addr;
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    RVT_CHECK(fd >= 0, "socket");
+    unsigned char d[9000];
+    srand(7 + rvt_me);
+    int sent = 0;
+    /* random bytes of every length up to the largest datagram, and a bit beyond */
+    for (size_t len = 0; len < 9000; len += 7) {
+        for (size_t i = 0; i < len; i++) d[i] = (unsigned char)rand();
+        sent += sendto(fd, d, len, 0, (struct sockaddr *)&to, sizeof to) >= 0;
+    }
+    /* headers: wrong token, then the job's own token with the sequence numbers the neighbour
+     * expects from me next, on both channels, single datagrams and fragments (a spoof) */
+    for (int spoof = 0; spoof < 2; spoof++)
+        for (unsigned c = 0; c < 2; c++)
+            for (uint32_t k = 0; k < 2 * u->win; k++) {
+                rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)d;
+                for (size_t i = 0; i < 2000; i++) d[i] = (unsigned char)rand();
+                h->token = spoof ? u->token : u->token ^ 1;
+                h->src = rvt_me;
+                h->kind = k % 5 == 4 ? RV_UDP_ACK : RV_UDP_DATA;
+                h->chan = (uint8_t)c;
+                h->flags = k % 3 == 2 ? RV_UDP_FIRST : RV_UDP_FIRST | RV_UDP_LAST;
+                h->seq = u->peers[right].tx[c].next + k % u->win;
+                h->msglen = 64;
+                h->ack_rcv[0] = h->ack_free[0] = h->ack_rcv[1] = h->ack_free[1] = 12345 + k;
+                sent += sendto(fd, d, sizeof *h + 64 + (k % 2000), 0, (struct sockaddr *)&to,
+                               sizeof to) >= 0;
+            }
+    close(fd);
+    RVT_CHECK(sent > 1000, "only %d stray datagrams could be sent", sent);
+    rvt_barrier();
+    /* the real traffic: everyone to everyone */
+    unsigned char *buf = malloc(LEN);
+    RVT_CHECK(buf != NULL, "malloc");
+    for (int i = 0; i < NREAL; i++)
+        for (gex_Rank_t r = 0; r < rvt_n; r++) {
+            if (r == rvt_me) continue;
+            gex_AM_Arg_t seed = (gex_AM_Arg_t)(rvt_me * 100000u + (unsigned)i);
+            rvt_fill(buf, LEN, (uint64_t)seed);
+            RVT_OK(gex_AM_RequestMedium1(rvt_tm, r, H_REQ, buf, LEN, GEX_EVENT_NOW, 0, seed));
+        }
+    int want = NREAL * (int)(rvt_n - 1);
+    GASNET_BLOCKUNTIL(acks == want && got == want);
+    rvt_barrier();
+    RVT_CHECK(!bad, "a corrupted payload arrived");
+    RVT_CHECK(got == want && acks == want, "rank %u ran %d handlers (%d acks), expected %d",
+              (unsigned)rvt_me, got, acks, want);
+    free(buf);
+}
+
+static void test_deaf(void)
+{
+    (void)udp();
+    rvt_barrier();
+    if (rvt_me == 1) {
+        for (;;) pause(); /* never polls again: the job must end from rank 0 */
+    }
+    if (rvt_me != 0) return;
+    unsigned char buf[LEN];
+    rvt_fill(buf, LEN, 1);
+    int accepted = 0;
+    while (gex_AM_RequestMedium1(rvt_tm, 1, H_REQ, buf, LEN, GEX_EVENT_NOW,
+                                 GEX_FLAG_IMMEDIATE, 1) == GASNET_OK) {
+        accepted++;
+        RVT_CHECK(accepted < 100000, "100000 AMs accepted by a rank that never polls: "
+                  "no flow control");
+    }
+    printf("deaf: %d AMs accepted before the window closed\n", accepted);
+    fflush(stdout);
+    /* blocking ones: one of the next few must wait for good (the engine may hold back a
+     * little room from IMMEDIATE), until the peer timeout ends the job */
+    for (int i = 0; i < 1000; i++)
+        RVT_OK(gex_AM_RequestMedium1(rvt_tm, 1, H_REQ, buf, LEN, GEX_EVENT_NOW, 0, 1));
+    RVT_CHECK(0, "1000 blocking AMs to a rank that never polls returned");
+}
+
+int main(int argc, char **argv)
+{
+    rvt_init(&argc, &argv, 0);
+    gex_AM_Entry_t h[] = {
+        { H_REQ, (gex_AM_Fn_t)req_handler, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, NULL },
+        { H_ACK, (gex_AM_Fn_t)ack_handler, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, NULL, NULL },
+    };
+    RVT_OK(gex_EP_RegisterHandlers(rvt_ep, h, 2));
+    const char *mode = argc > 1 ? argv[1] : "stray";
+    if (!strcmp(mode, "stray")) test_stray();
+    else if (!strcmp(mode, "deaf")) test_deaf();
+    else RVT_CHECK(0, "unknown mode %s", mode);
+    return rvt_done("udp_transport");
+}
