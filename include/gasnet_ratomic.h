@@ -50,6 +50,145 @@ RV_AD_DECL(FLT, float)
 RV_AD_DECL(DBL, double)
 #undef RV_AD_DECL
 
+/* ---- inline fast path (reserved: _rivet_* are not API) ------------------------------------
+ * An operation on a domain that uses CPU atomics, flags 0, outside an AM handler, on a valid
+ * target this process maps: done here, as the library would do it (relaxed): one CPU atomic
+ * for an integer type and a compile-time opcode, else a call of the domain's CPU function
+ * (no checks left to make). Anything else calls the library,
+ * which makes every check with its message. The head mirrors the library's struct rv_ad (it
+ * asserts the layout); clients must not use it. RIVET_NO_INLINE turns it off. */
+struct _rivet_ad_head {
+    const struct _rivet_tm_head *tm;
+    struct _rivet_segent *const *map; /* the segment table (NULL inside before attach) */
+    gex_DT_t dt;
+    gex_OP_t fast_ops; /* the domain's ops when it uses CPU atomics, else 0 */
+    /* the relaxed CPU atomic on a local word, any op of dt; returns the old value */
+    uint64_t (*cpu)(void *p, gex_OP_t op, uint64_t a, uint64_t b);
+};
+
+#if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
+#define _RIVET_AD_INLINE_OPS                                                                  \
+    (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS | GEX_OP_ADD |          \
+     GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_INC | GEX_OP_FINC | GEX_OP_DEC |         \
+     GEX_OP_FDEC | GEX_OP_AND | GEX_OP_FAND | GEX_OP_OR | GEX_OP_FOR | GEX_OP_XOR | GEX_OP_FXOR)
+#define _RIVET_AD_FETCHING                                                                    \
+    (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
+     GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
+     GEX_OP_GET)
+
+/* The local address of the n-byte word addr of (ad's team, rank), or NULL: library path. */
+static inline __attribute__((always_inline)) char *
+_rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t op,
+                 gex_Flags_t flags, unsigned n)
+{
+    const struct _rivet_ad_head *a = (const struct _rivet_ad_head *)(const void *)ad;
+    if (__builtin_expect(!a || a->dt != dt || flags || !(op & a->fast_ops) ||
+                             _rivet_am_token != 0, 0))
+        return 0;
+    const struct _rivet_tm_head *t = a->tm;
+    const struct _rivet_segent *map = *a->map;
+    if (__builtin_expect(rank >= t->size || !map, 0)) return 0;
+    const struct _rivet_segent *m = &map[t->jobranks ? t->jobranks[rank] : rank];
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
+    if (__builtin_expect(!m->local_base || m->size < n || off > m->size - n ||
+                             ((uintptr_t)addr & (n - 1)), 0))
+        return 0;
+    return (char *)m->local_base + off;
+}
+
+/* One operation done here (1), or 0: the library does it. A compile-time opcode the code
+ * below knows becomes one CPU atomic; any other valid one calls the domain's CPU function. */
+#define _RIVET_AD_FAST(DT, T, UT)                                                            \
+    static inline __attribute__((always_inline)) int                                          \
+    _rivet_ad_cpu_##DT(gex_AD_t ad, T *result_p, gex_Rank_t rank, void *addr, gex_OP_t op,    \
+                       T a1, T a2, gex_Flags_t flags)                                         \
+    {                                                                                         \
+        if (__builtin_constant_p(op) && (!op || (op & (op - 1)))) return 0;                   \
+        UT *w = (UT *)(void *)_rivet_ad_direct(ad, GEX_DT_##DT, rank, addr, op, flags,        \
+                                                sizeof(UT));                                  \
+        if (__builtin_expect(!w || (op & (op - 1)) || ((op & _RIVET_AD_FETCHING) && !result_p), \
+                             0))                                                              \
+            return 0;                                                                         \
+        UT x, y, old = 0;                                                                     \
+        memcpy(&x, &a1, sizeof x);                                                            \
+        memcpy(&y, &a2, sizeof y);                                                            \
+        if (_RIVET_AD_INT_##DT && !__builtin_constant_p(op) &&                                \
+            (op & (GEX_OP_ADD | GEX_OP_FADD))) { /* the common ones, at run time */           \
+            old = __atomic_fetch_add(w, x, __ATOMIC_RELAXED);                                 \
+        } else if (!_RIVET_AD_INT_##DT || !__builtin_constant_p(op) ||                        \
+                   !(op & _RIVET_AD_INLINE_OPS)) {                                            \
+            old = (UT)((const struct _rivet_ad_head *)(const void *)ad)                       \
+                      ->cpu(w, op, (uint64_t)x, (uint64_t)y);                                 \
+        } else switch (op) {                                                                  \
+        case GEX_OP_GET: old = __atomic_load_n(w, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_SET: __atomic_store_n(w, x, __ATOMIC_RELAXED); break;                     \
+        case GEX_OP_SWAP: old = __atomic_exchange_n(w, x, __ATOMIC_RELAXED); break;           \
+        case GEX_OP_CAS: case GEX_OP_FCAS:                                                    \
+            old = x;                                                                          \
+            __atomic_compare_exchange_n(w, &old, y, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);   \
+            break;                                                                            \
+        case GEX_OP_ADD: __atomic_fetch_add(w, x, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_FADD: old = __atomic_fetch_add(w, x, __ATOMIC_RELAXED); break;            \
+        case GEX_OP_SUB: __atomic_fetch_sub(w, x, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_FSUB: old = __atomic_fetch_sub(w, x, __ATOMIC_RELAXED); break;            \
+        case GEX_OP_INC: __atomic_fetch_add(w, 1, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_FINC: old = __atomic_fetch_add(w, 1, __ATOMIC_RELAXED); break;            \
+        case GEX_OP_DEC: __atomic_fetch_sub(w, 1, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_FDEC: old = __atomic_fetch_sub(w, 1, __ATOMIC_RELAXED); break;            \
+        case GEX_OP_AND: __atomic_fetch_and(w, x, __ATOMIC_RELAXED); break;                   \
+        case GEX_OP_FAND: old = __atomic_fetch_and(w, x, __ATOMIC_RELAXED); break;            \
+        case GEX_OP_OR: __atomic_fetch_or(w, x, __ATOMIC_RELAXED); break;                     \
+        case GEX_OP_FOR: old = __atomic_fetch_or(w, x, __ATOMIC_RELAXED); break;              \
+        case GEX_OP_XOR: __atomic_fetch_xor(w, x, __ATOMIC_RELAXED); break;                   \
+        default: old = __atomic_fetch_xor(w, x, __ATOMIC_RELAXED); break; /* FXOR */          \
+        }                                                                                     \
+        if (op & _RIVET_AD_FETCHING) memcpy(result_p, &old, sizeof old);                      \
+        return 1;                                                                             \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) gex_Event_t                                  \
+    _rivet_ad_opnb_##DT(gex_AD_t ad, T *result_p, gex_Rank_t rank,                            \
+                                                  void *addr, gex_OP_t op, T a1, T a2,        \
+                                                  gex_Flags_t flags)                          \
+    {                                                                                         \
+        if (_rivet_ad_cpu_##DT(ad, result_p, rank, addr, op, a1, a2, flags))                  \
+            return GEX_EVENT_INVALID;                                                         \
+        return (gex_AD_OpNB_##DT)(ad, result_p, rank, addr, op, a1, a2, flags);               \
+    }                                                                                         \
+    static inline __attribute__((always_inline)) int                                          \
+    _rivet_ad_opnbi_##DT(gex_AD_t ad, T *result_p, gex_Rank_t rank,                           \
+                                           void *addr, gex_OP_t op, T a1, T a2,               \
+                                           gex_Flags_t flags)                                 \
+    {                                                                                         \
+        if (_rivet_ad_cpu_##DT(ad, result_p, rank, addr, op, a1, a2, flags)) return 0;        \
+        return (gex_AD_OpNBI_##DT)(ad, result_p, rank, addr, op, a1, a2, flags);              \
+    }
+#define _RIVET_AD_INT_I32 1
+#define _RIVET_AD_INT_U32 1
+#define _RIVET_AD_INT_I64 1
+#define _RIVET_AD_INT_U64 1
+#define _RIVET_AD_INT_FLT 0
+#define _RIVET_AD_INT_DBL 0
+_RIVET_AD_FAST(I32, int32_t, uint32_t)
+_RIVET_AD_FAST(U32, uint32_t, uint32_t)
+_RIVET_AD_FAST(I64, int64_t, uint64_t)
+_RIVET_AD_FAST(U64, uint64_t, uint64_t)
+_RIVET_AD_FAST(FLT, float, uint32_t)
+_RIVET_AD_FAST(DBL, double, uint64_t)
+#undef _RIVET_AD_FAST
+#define gex_AD_OpNB_I32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I32(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNB_U32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_U32(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNB_I64(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I64(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNB_U64(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_U64(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_I32(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_I32(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_U32(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_U32(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_I64(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_I64(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_U64(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_U64(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNB_FLT(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_FLT(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNB_DBL(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_DBL(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_FLT(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_FLT(ad, r, k, a, op, x, y, f)
+#define gex_AD_OpNBI_DBL(ad, r, k, a, op, x, y, f) _rivet_ad_opnbi_DBL(ad, r, k, a, op, x, y, f)
+#endif /* inline fast path */
+
 #ifdef RV_BUILDING_LIBRIVET
 #pragma GCC visibility pop
 #endif

@@ -586,6 +586,124 @@ extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **htable, int *htable_
         }                                                                                   \
     } while (0)
 
+/* ---- inline fast paths (reserved: _rivet_* are not API) -----------------------------------
+ * A blocking Put/Get whose target is mapped into this process (a neighbourhood peer on shared
+ * memory) is one copy, and an event that is already complete needs no call: done here, inline,
+ * when every condition for it holds; anything else (a check that fails, a flag, an unmapped
+ * peer, inside an AM handler, RIVET_RMA=ref...) calls the library, whose path makes every check
+ * with its message. The structs below mirror the first fields of the library's objects (it
+ * asserts the layout); clients must not use them. RIVET_NO_INLINE turns the fast paths off. */
+struct _rivet_segent { /* one rank's segment as seen here (the library's rv_segmap_t) */
+    void *owner_base, *local_base;
+    uintptr_t size;
+    unsigned flags;
+    uint32_t tag;
+};
+struct _rivet_tm_head {
+    struct _rivet_segent *const *rma_map; /* the table direct copies may use, or NULL */
+    void *client, *ep;
+    gex_Flags_t flags;
+    void *cdata;
+    gex_Rank_t rank, size;
+    const gex_Rank_t *jobranks; /* NULL: the identity */
+};
+/* The AM handler running on this thread, or NULL; this thread has completed a call to
+ * gex_Event_Wait after gex_Client_Init (the library's checks then hold for INVALID events). */
+extern __thread gex_Token_t _rivet_am_token;
+extern __thread unsigned char _rivet_ev_ready;
+/* Blocking RMA that completed at once polls every 64th time on its thread. */
+extern __thread unsigned _rivet_rma_tick;
+extern void _rivet_rma_tick_poll(void);
+
+#if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
+/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: take the
+ * library path. */
+static inline __attribute__((always_inline)) char *
+_rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
+{
+    const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
+    if (__builtin_expect(!t || flags || rank >= t->size || _rivet_am_token != 0, 0)) return 0;
+    struct _rivet_segent *const *mp = t->rma_map;
+    const struct _rivet_segent *map = mp ? *mp : 0;
+    if (__builtin_expect(!map, 0)) return 0;
+    const struct _rivet_segent *m = &map[t->jobranks ? t->jobranks[rank] : rank];
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
+    if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
+    return (char *)m->local_base + off;
+}
+
+/* As the library copies: an aligned word of 1, 2, 4 or 8 bytes on the segment side moves
+ * with one load and one store (never torn, never written twice). */
+#define _RIVET_RMA_WORD(T)                                                                  \
+    if (!((uintptr_t)seg & (sizeof(T) - 1))) {                                              \
+        T w_;                                                                               \
+        if (to_seg) {                                                                       \
+            memcpy(&w_, loc, sizeof w_);                                                    \
+            __atomic_store_n((T *)(void *)seg, w_, __ATOMIC_RELAXED);                       \
+        } else {                                                                            \
+            w_ = __atomic_load_n((const T *)(const void *)seg, __ATOMIC_RELAXED);           \
+            memcpy(loc, &w_, sizeof w_);                                                    \
+        }                                                                                   \
+        return;                                                                             \
+    }                                                                                       \
+    break;
+static inline __attribute__((always_inline)) void _rivet_rma_copy(int to_seg, char *seg,
+                                                                  void *loc, size_t n)
+{
+    switch (n) {
+    case 8: _RIVET_RMA_WORD(uint64_t)
+    case 4: _RIVET_RMA_WORD(uint32_t)
+    case 1: _RIVET_RMA_WORD(uint8_t)
+    case 2: _RIVET_RMA_WORD(uint16_t)
+    default: break;
+    }
+    if (to_seg) memcpy(seg, loc, n);
+    else memcpy(loc, seg, n);
+}
+#undef _RIVET_RMA_WORD
+
+static inline __attribute__((always_inline)) int _rivet_rma_sync_direct(void)
+{
+    if (__builtin_expect(++_rivet_rma_tick % 64 == 0, 0)) _rivet_rma_tick_poll();
+    return 0;
+}
+
+static inline __attribute__((always_inline)) int
+_rivet_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                        gex_Flags_t flags)
+{
+    char *seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags);
+    if (__builtin_expect(seg == 0, 0))
+        return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
+    _rivet_rma_copy(1, seg, (void *)src, nbytes);
+    return _rivet_rma_sync_direct();
+}
+
+static inline __attribute__((always_inline)) int
+_rivet_rma_get_blocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                        gex_Flags_t flags)
+{
+    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
+    if (__builtin_expect(seg == 0, 0))
+        return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
+    _rivet_rma_copy(0, seg, dest, nbytes);
+    return _rivet_rma_sync_direct();
+}
+
+static inline __attribute__((always_inline)) void _rivet_event_wait(gex_Event_t ev)
+{
+    if (__builtin_expect(ev == GEX_EVENT_INVALID && _rivet_ev_ready && !_rivet_am_token, 1))
+        return;
+    (gex_Event_Wait)(ev);
+}
+
+#define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
+    _rivet_rma_put_blocking(tm, rank, dest, src, nbytes, flags)
+#define gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags) \
+    _rivet_rma_get_blocking(tm, dest, rank, src, nbytes, flags)
+#define gex_Event_Wait(ev) _rivet_event_wait(ev)
+#endif /* inline fast paths */
+
 /* Spin-poll until cond is true; polls for progress and yields when oversubscribed. */
 extern void _rivet_progress_wait_step(void);
 #define GASNET_BLOCKUNTIL(cond) \

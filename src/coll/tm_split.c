@@ -102,6 +102,7 @@ static struct rv_tm *rv_tm_new(struct rv_tm *parent, gex_Rank_t size, gex_Rank_t
 {
     struct rv_tm *tm = calloc(1, sizeof *tm);
     if (!tm) rv_fatal("out of memory creating a team");
+    tm->rma_map = parent->client->tm0->rma_map; /* inline Put/Get: rank 0's table */
     tm->client = parent->client;
     tm->ep = parent->ep;
     tm->flags = flags;
@@ -376,6 +377,9 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
     if (!tm) {
         tm = calloc(1, sizeof *tm);
         if (!tm) rv_fatal("gex_TM_Pair: out of memory");
+        /* inline Put/Get copy through the remote index's table (unless RIVET_RMA=ref) */
+        if (local_ep->client->tm0->rma_map)
+            tm->rma_map = remote_ep_index ? &rv_epsegs[remote_ep_index] : &rv_segmap;
         tm->client = local_ep->client;
         tm->ep = local_ep;
         tm->rank = rv_job.rank;

@@ -44,6 +44,11 @@ struct rv_ep {
 };
 
 struct rv_tm {
+    /* The segment table of the endpoint this tm's ranks name (&rv_segmap, or a TM-pair's
+     * &rv_epsegs[i]), or NULL: gasnetex.h's inline blocking Put/Get copy through it when
+     * the target is mapped. NULL under RIVET_RMA=ref. gasnetex.h's struct _rivet_tm_head
+     * mirrors the fields up to jobranks. */
+    rv_segmap_t *const *rma_map;
     struct rv_client *client;
     struct rv_ep     *ep;
     gex_Flags_t       flags;
@@ -100,6 +105,7 @@ gex_Rank_t rv_tm_check_rank(const char *call, gex_TM_t tm, gex_Rank_t rank);
  * The AM handler running on this thread (the AM engine's token, opaque here), or NULL: the AM
  * engine sets it around every handler it runs; every layer may ask whether it is inside one. */
 struct rv_token;
+#define rv_am_cur_token _rivet_am_token /* exported: gasnetex.h's inline fast paths read it */
 extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
 

@@ -48,10 +48,15 @@ int gex_Event_Test(gex_Event_t event)
     return rv_event_done("gex_Event_Test", event) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
+/* Set once this thread has passed the checks after init: gasnetex.h's inline gex_Event_Wait
+ * then returns at once for GEX_EVENT_INVALID outside a handler (as this function would). */
+_Thread_local unsigned char _rivet_ev_ready;
+
 void gex_Event_Wait(gex_Event_t event)
 {
     int in_handler = rv_event_check_ctx("gex_Event_Wait");
     while (!rv_event_done("gex_Event_Wait", event)) rv_event_wait_step(in_handler);
+    _rivet_ev_ready = 1;
 }
 
 /* One pass over the array: completed entries become GEX_EVENT_INVALID.

@@ -89,6 +89,18 @@ static const char *rv_ad_impl_name(rv_ad_impl_t impl, const rv_ratomic_native_t 
     }
 }
 
+/* gasnet_ratomic.h's inline fast path reads a domain through struct _rivet_ad_head. */
+#define RV_AD_SAME(f)                                                                          \
+    _Static_assert(offsetof(struct rv_ad, f) == offsetof(struct _rivet_ad_head, f) &&         \
+                   sizeof(((struct rv_ad *)0)->f) == sizeof(((struct _rivet_ad_head *)0)->f), \
+                   "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad." #f)
+RV_AD_SAME(tm);
+RV_AD_SAME(map);
+RV_AD_SAME(dt);
+RV_AD_SAME(fast_ops);
+_Static_assert(offsetof(struct rv_ad, fast_cpu) == offsetof(struct _rivet_ad_head, cpu),
+               "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad.fast_cpu");
+
 /* ---- domains ------------------------------------------------------------------------------ */
 
 #define RV_AD_FAVOR \
@@ -125,6 +137,9 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[0] = rv_ratomic_cpu_fn(dt, 0);
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
+    ad->map = &rv_segmap;
+    ad->fast_ops = ad->impl == RV_AD_CPU ? ops : 0;
+    ad->fast_cpu = ad->cpu[0];
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
         if (!mem) rv_fatal("%s: out of memory", call);

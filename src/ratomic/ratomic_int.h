@@ -51,8 +51,12 @@ int rv_ratomic_ref_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op,
                          uint64_t b, gex_Flags_t flags, rv_amo_op_t *o);
 
 struct rv_ad {
+    /* first: what gasnet_ratomic.h's inline fast path reads (struct _rivet_ad_head) */
     gex_TM_t     tm;
+    rv_segmap_t *const *map; /* &rv_segmap */
     gex_DT_t     dt;
+    gex_OP_t     fast_ops;   /* ops when impl is RV_AD_CPU, else 0 */
+    rv_amo_fn_t  fast_cpu;   /* cpu[0] */
     gex_OP_t     ops;
     gex_Flags_t  flags;      /* as given to gex_AD_Create, returned unchanged by QueryFlags */
     void        *cdata;

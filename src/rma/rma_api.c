@@ -5,15 +5,31 @@
 #include "am/am_int.h"
 #include "rma/rma_api.h"
 
+#include <stddef.h>
 #include <string.h>
 
 static int rv_rma_ref_only; /* RIVET_RMA=ref */
+
+/* gasnetex.h's inline fast paths read these objects through its mirror structs. */
+#define RV_SAME_FIELD(a, b, f)                                                                 \
+    _Static_assert(offsetof(a, f) == offsetof(b, f) && sizeof(((a *)0)->f) ==                 \
+                   sizeof(((b *)0)->f), "gasnetex.h's " #b " does not mirror " #a "." #f)
+RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_map);
+RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, size);
+RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, jobranks);
+RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, owner_base);
+RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, local_base);
+RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, size);
+_Static_assert(sizeof(rv_segmap_t) == sizeof(struct _rivet_segent), "segment entry size");
 
 void rv_rma_api_init(void)
 {
     if (!strcmp(rv_cfg.RMA, "ref")) rv_rma_ref_only = 1;
     else if (strcmp(rv_cfg.RMA, "auto"))
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
+    /* the primordial team exists by now (gex_Client_Init); other teams and TM-pairs take
+     * theirs from it when they are made (coll/tm_split.c) */
+    rv_eps[0]->client->tm0->rma_map = rv_rma_ref_only ? NULL : &rv_segmap;
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
                                              : rv_tp.ops.put ? "direct copies to neighbourhood "
@@ -196,14 +212,16 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
  * once (a copy to a mapped peer) polls every RV_RMA_POLL_EVERY-th time on its thread, so a
  * loop of blocking RMA runs the handlers of AMs that arrive meanwhile (docs/completion.md,
  * "Progress") at the cost of a thread-local counter. */
-#define RV_RMA_POLL_EVERY 64
-static _Thread_local unsigned rv_rma_blocking_tick;
+#define RV_RMA_POLL_EVERY 64 /* gasnetex.h's inline blocking Put/Get counts the same way */
+_Thread_local unsigned _rivet_rma_tick; /* shared with those inline paths */
+
+void _rivet_rma_tick_poll(void) { rv_poll(); }
 
 static inline int rv_rma_sync(gex_Event_t ev)
 {
     if (ev == GEX_EVENT_NO_OP) return 1;
     if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
-    else if (__builtin_expect(++rv_rma_blocking_tick % RV_RMA_POLL_EVERY == 0, 0)) rv_poll();
+    else if (__builtin_expect(++_rivet_rma_tick % RV_RMA_POLL_EVERY == 0, 0)) rv_poll();
     return 0;
 }
 

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tests/rma/rma_inline.c: the inline fast paths of gasnetex.h / gasnet_ratomic.h (blocking
+ * Put/Get to a mapped peer, gex_AD_Op{NB,NBI}_<DT> on CPU atomics, gex_Event_Wait of
+ * GEX_EVENT_INVALID). This program defines the library's entry points itself, counting each
+ * call and handing it on (dlsym RTLD_NEXT): a call the inline path completes never reaches
+ * them. Checks: the data and fetched values are right for constant and run-time sizes and
+ * opcodes; mapped peers take no library call (RIVET_RMA=ref: every Put/Get does); flags, an
+ * unmapped case and the first Event_Wait of a thread still go to the library; a loop of
+ * blocking Puts alone still runs an arriving AM's handler (the poll every 64th call). */
+#define _GNU_SOURCE 1
+#include "rv_test.h"
+#include <gasnet_ratomic.h>
+#include <dlfcn.h>
+
+static long n_put, n_get, n_nb, n_nbi, n_wait;
+
+#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
+int (gex_RMA_PutBlocking)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                          size_t nbytes, gex_Flags_t flags)
+{
+    n_put++;
+    return RVT_NEXT("gex_RMA_PutBlocking", int (*)(gex_TM_t, gex_Rank_t, void *, const void *,
+                                                    size_t, gex_Flags_t))(tm, rank, dest, src,
+                                                                          nbytes, flags);
+}
+int (gex_RMA_GetBlocking)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                          gex_Flags_t flags)
+{
+    n_get++;
+    return RVT_NEXT("gex_RMA_GetBlocking", int (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
+                                                    gex_Flags_t))(tm, dest, rank, src, nbytes,
+                                                                  flags);
+}
+gex_Event_t (gex_AD_OpNB_U64)(gex_AD_t ad, uint64_t *r, gex_Rank_t k, void *a, gex_OP_t op,
+                              uint64_t x, uint64_t y, gex_Flags_t f)
+{
+    n_nb++;
+    return RVT_NEXT("gex_AD_OpNB_U64", gex_Event_t (*)(gex_AD_t, uint64_t *, gex_Rank_t, void *,
+                                                        gex_OP_t, uint64_t, uint64_t,
+                                                        gex_Flags_t))(ad, r, k, a, op, x, y, f);
+}
+int (gex_AD_OpNBI_I32)(gex_AD_t ad, int32_t *r, gex_Rank_t k, void *a, gex_OP_t op, int32_t x,
+                       int32_t y, gex_Flags_t f)
+{
+    n_nbi++;
+    return RVT_NEXT("gex_AD_OpNBI_I32", int (*)(gex_AD_t, int32_t *, gex_Rank_t, void *, gex_OP_t,
+                                                 int32_t, int32_t, gex_Flags_t))(ad, r, k, a, op,
+                                                                                 x, y, f);
+}
+void (gex_Event_Wait)(gex_Event_t ev)
+{
+    n_wait++;
+    RVT_NEXT("gex_Event_Wait", void (*)(gex_Event_t))(ev);
+}
+
+static volatile size_t v_eight = 8, v_three = 3;
+static volatile gex_OP_t v_fadd = GEX_OP_FADD, v_fmult = GEX_OP_FMULT, v_add = GEX_OP_ADD;
+static volatile int flag;
+
+static void set_flag(gex_Token_t t) { (void)t; flag = 1; }
+
+int main(int argc, char **argv)
+{
+    rvt_init(&argc, &argv, 1 << 20);
+    gex_AM_Entry_t am = {0, (gex_AM_Fn_t)set_flag, GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_SHORT, 0,
+                         NULL, "set_flag"};
+    RVT_OK(gex_EP_RegisterHandlers(rvt_ep, &am, 1));
+    gex_AD_t ad64, ad32;
+    gex_AD_Create(&ad64, rvt_tm, GEX_DT_U64, GEX_OP_FADD | GEX_OP_ADD | GEX_OP_FMULT | GEX_OP_SWAP |
+                  GEX_OP_FCAS | GEX_OP_GET | GEX_OP_SET | GEX_OP_FXOR, 0);
+    gex_AD_Create(&ad32, rvt_tm, GEX_DT_I32, GEX_OP_ADD | GEX_OP_FINC | GEX_OP_DEC, 0);
+    const char *rma = getenv("RIVET_RMA");
+    int ref = rma && !strcmp(rma, "ref");
+    gex_Rank_t peer = (rvt_me + 1) % rvt_n, left = (rvt_me + rvt_n - 1) % rvt_n;
+    char *mine = rvt_seg_addr(rvt_me, 0), *theirs = rvt_seg_addr(peer, 0);
+    rvt_barrier();
+
+    /* Put/Get of 1..64 bytes into the right neighbour's segment, slot 64 * n */
+    long puts = 0, gets = 0;
+    uint8_t src[64], back[64];
+    for (size_t n = 1; n <= 64; n++) {
+        rvt_fill(src, n, n * 31 + rvt_me);
+        gex_RMA_PutBlocking(rvt_tm, peer, theirs + 64 * n, src, n, 0);
+        memset(back, 0, sizeof back);
+        gex_RMA_GetBlocking(rvt_tm, back, peer, theirs + 64 * n, n, 0);
+        RVT_CHECK(!memcmp(back, src, n), "%zu-byte put/get round trip differs", n);
+        puts++, gets++;
+    }
+    uint64_t w = 0x0123456789abcdefull + rvt_me, r = 0;
+    gex_RMA_PutBlocking(rvt_tm, peer, theirs + 8, &w, 8, 0);
+    gex_RMA_GetBlocking(rvt_tm, &r, peer, theirs + 8, v_eight, 0);
+    RVT_CHECK(r == w, "8-byte get returned 0x%" PRIx64 ", expected 0x%" PRIx64, r, w);
+    gex_RMA_PutBlocking(rvt_tm, peer, theirs + 17, &w, v_three, 0); /* unaligned, odd size */
+    puts += 2, gets++;
+    long lib_puts = n_put, lib_gets = n_get;
+    /* a flag sends even a mapped peer's Put/Get to the library */
+    gex_RMA_PutBlocking(rvt_tm, peer, (void *)(uintptr_t)8, &w, 8, GEX_FLAG_PEER_SEG_OFFSET);
+    gex_RMA_GetBlocking(rvt_tm, &r, peer, (void *)(uintptr_t)8, 8, GEX_FLAG_PEER_SEG_OFFSET);
+    RVT_CHECK(r == w, "PEER_SEG_OFFSET get returned 0x%" PRIx64, r);
+    RVT_CHECK(n_put == lib_puts + 1 && n_get == lib_gets + 1,
+              "flagged Put/Get: %ld/%ld library calls, expected 1/1", n_put - lib_puts,
+              n_get - lib_gets);
+    if (ref)
+        RVT_CHECK(lib_puts == puts && lib_gets == gets,
+                  "RIVET_RMA=ref: %ld of %ld puts, %ld of %ld gets reached the library", lib_puts,
+                  puts, lib_gets, gets);
+    else
+        RVT_CHECK(lib_puts == 0 && lib_gets == 0,
+                  "mapped peer: %ld puts and %ld gets reached the library (expected none)",
+                  lib_puts, lib_gets);
+    rvt_barrier();
+    uint64_t got;
+    memcpy(&got, mine + 8, 8);
+    RVT_CHECK(got == 0x0123456789abcdefull + left, "word from rank %u is 0x%" PRIx64, left, got);
+
+    /* atomics on the right neighbour's words 4096.. (only this rank touches them) */
+    uint64_t *t = (uint64_t *)(void *)(theirs + 4096), res = 0;
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, NULL, peer, t, GEX_OP_SET, 10, 0, 0));
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_FADD, 5, 0, 0));
+    RVT_CHECK(res == 10, "FADD fetched %" PRIu64 ", expected 10", res);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, v_fadd, 7, 0, 0));
+    RVT_CHECK(res == 15, "run-time FADD fetched %" PRIu64 ", expected 15", res);
+    gex_AD_OpNBI_U64(ad64, NULL, peer, t, v_add, 3, 0, 0);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, v_fmult, 2, 0, 0));
+    RVT_CHECK(res == 25, "run-time FMULT fetched %" PRIu64 ", expected 25", res);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_SWAP, 99, 0, 0));
+    RVT_CHECK(res == 50, "SWAP fetched %" PRIu64 ", expected 50", res);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_FCAS, 98, 1, 0));
+    RVT_CHECK(res == 99, "failing FCAS fetched %" PRIu64 ", expected 99", res);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_FCAS, 99, 1, 0));
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_FXOR, 3, 0, 0));
+    RVT_CHECK(res == 1, "FXOR after a CAS to 1 fetched %" PRIu64, res);
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_GET, 0, 0, 0));
+    RVT_CHECK(res == 2, "GET fetched %" PRIu64 ", expected 2", res);
+    int32_t *t32 = (int32_t *)(void *)(theirs + 4160), r32 = 0;
+    gex_AD_OpNBI_I32(ad32, NULL, peer, t32, GEX_OP_ADD, -5, 0, 0);
+    gex_AD_OpNBI_I32(ad32, &r32, peer, t32, GEX_OP_FINC, 0, 0, 0);
+    RVT_CHECK(r32 == -5, "I32 FINC fetched %d, expected -5", (int)r32);
+    gex_AD_OpNBI_I32(ad32, NULL, peer, t32, GEX_OP_DEC, 0, 0, 0);
+    gex_NBI_Wait(GEX_EC_ALL, 0);
+    RVT_CHECK(n_nb == 0 && n_nbi == 0, "mapped CPU-atomic ops reached the library (%ld NB, %ld "
+              "NBI)", n_nb, n_nbi);
+    /* flags send an op to the library */
+    gex_Event_Wait(gex_AD_OpNB_U64(ad64, &res, peer, t, GEX_OP_GET, 0, 0, GEX_FLAG_AD_ACQ));
+    RVT_CHECK(res == 2 && n_nb == 1, "GEX_FLAG_AD_ACQ GET: %" PRIu64 ", %ld library calls", res,
+              n_nb);
+    /* the first wait on this thread went to the library, later INVALID waits do not */
+    long waits = n_wait;
+    for (int i = 0; i < 100; i++) gex_Event_Wait(GEX_EVENT_INVALID);
+    RVT_CHECK(n_wait == waits, "%ld of 100 waits on GEX_EVENT_INVALID reached the library",
+              n_wait - waits);
+    rvt_barrier();
+    RVT_CHECK(*(uint64_t *)(void *)(mine + 4096) == 2 && *(int32_t *)(void *)(mine + 4160) == -5,
+              "atomics from rank %u left %" PRIu64 " and %d", left,
+              *(uint64_t *)(void *)(mine + 4096), (int)*(int32_t *)(void *)(mine + 4160));
+
+    /* progress: rank 1 does nothing but blocking Puts until rank 0's AM has run there */
+    if (rvt_n > 1) {
+        if (rvt_me == 0) RVT_OK(gex_AM_RequestShort0(rvt_tm, 1, am.gex_index, 0));
+        if (rvt_me == 1) {
+            uint8_t b = 1;
+            char *dst = rvt_seg_addr(0, 8192);
+            while (!flag) gex_RMA_PutBlocking(rvt_tm, 0, dst, &b, 1, 0);
+        }
+    }
+    gex_AD_Destroy(ad64);
+    gex_AD_Destroy(ad32);
+    return rvt_done("rma_inline");
+}
