@@ -14,15 +14,30 @@ typedef union {
     uint64_t    raw[RV_AM_HDR_MAX / 8];
 } rv_am_hdrbuf_t;
 
-/* Hands one message to the transport, making progress while its receive space is
- * full. A Reply is sent from a Request handler: it may only drain replies, which
- * never send, so two ranks replying to each other cannot deadlock. */
+/* Makes progress while a send waits for room. A Reply is sent from a Request handler: it
+ * may only drain replies, which never send, so two ranks replying to each other cannot
+ * deadlock. */
+static __attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
+{
+    return chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
+}
+
+/* Hands one message to the transport, making progress while its receive space is full.
+ * Under GEX_FLAG_IMMEDIATE a refused send polls once and retries once before it reports
+ * backpressure: a bounded step, never a wait, and it turns most refusals into successes
+ * (the room a poll frees is usually the peer's drain of our own ring, seen one poll later),
+ * so a client's retry loop does not spin on refusals that cost nothing to make and nothing
+ * to act on. */
 static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
                              const void *pl, size_t pn, gex_Flags_t flags)
 {
+    int tries = 0;
     while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
-        if (flags & GEX_FLAG_IMMEDIATE) return 1;
-        int n = chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
+        int n = rv_am_xmit_poll(chan);
+        if (flags & GEX_FLAG_IMMEDIATE) {
+            if (tries++) return 1;
+            continue;
+        }
         if (n == 0 && rv_job.oversubscribed) sched_yield();
     }
     return 0;
