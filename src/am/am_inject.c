@@ -17,7 +17,7 @@ typedef union {
 /* Makes progress while a send waits for room. A Reply is sent from a Request handler: it
  * may only drain replies, which never send, so two ranks replying to each other cannot
  * deadlock. */
-static __attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
+__attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
 {
     return chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
 }
@@ -116,15 +116,7 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                       gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
     rv_am_hdrbuf_t hb;
-    size_t hl = RV_AM_HDR_BYTES(nargs);
-    hb.h.kind = (uint8_t)kind;
-    hb.h.handler = handler;
-    hb.h.nargs = (uint8_t)nargs;
-    hb.h.pad = 0;
-    hb.h.nbytes = (uint32_t)nbytes;
-    hb.h.dest = (uint64_t)(uintptr_t)dest;
-    memcpy(hb.h.args, args, nargs * sizeof *args);
-    if (nargs & 1) hb.h.args[nargs] = 0;
+    size_t hl = rv_am_hdr_fill(&hb.h, kind, handler, nbytes, dest, nargs, args);
 
     const void *pl = NULL;
     size_t pn = 0;
