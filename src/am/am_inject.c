@@ -27,12 +27,14 @@ __attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
  * backpressure: a bounded step, never a wait, and it turns most refusals into successes
  * (the room a poll frees is usually the peer's drain of our own ring, seen one poll later),
  * so a client's retry loop does not spin on refusals that cost nothing to make and nothing
- * to act on. */
+ * to act on. Internal IMMEDIATE sends return at once: library protocols send them from
+ * progress hooks, which a poll would re-enter. */
 static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
                              const void *pl, size_t pn, gex_Flags_t flags)
 {
     int tries = 0;
     while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
+        if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
         int n = rv_am_xmit_poll(chan);
         if (flags & GEX_FLAG_IMMEDIATE) {
             if (tries++) return 1;
