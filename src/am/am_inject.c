@@ -14,15 +14,32 @@ typedef union {
     uint64_t    raw[RV_AM_HDR_MAX / 8];
 } rv_am_hdrbuf_t;
 
-/* Hands one message to the transport, making progress while its receive space is
- * full. A Reply is sent from a Request handler: it may only drain replies, which
- * never send, so two ranks replying to each other cannot deadlock. */
+/* Makes progress while a send waits for room. A Reply is sent from a Request handler: it
+ * may only drain replies, which never send, so two ranks replying to each other cannot
+ * deadlock. */
+__attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
+{
+    return chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
+}
+
+/* Hands one message to the transport, making progress while its receive space is full.
+ * Under GEX_FLAG_IMMEDIATE a refused send polls once and retries once before it reports
+ * backpressure: a bounded step, never a wait, and it turns most refusals into successes
+ * (the room a poll frees is usually the peer's drain of our own ring, seen one poll later),
+ * so a client's retry loop does not spin on refusals that cost nothing to make and nothing
+ * to act on. Internal IMMEDIATE sends return at once: library protocols send them from
+ * progress hooks, which a poll would re-enter. */
 static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
                              const void *pl, size_t pn, gex_Flags_t flags)
 {
+    int tries = 0;
     while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
-        if (flags & GEX_FLAG_IMMEDIATE) return 1;
-        int n = chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
+        if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
+        int n = rv_am_xmit_poll(chan);
+        if (flags & GEX_FLAG_IMMEDIATE) {
+            if (tries++) return 1;
+            continue;
+        }
         if (n == 0 && rv_job.oversubscribed) sched_yield();
     }
     return 0;
@@ -101,15 +118,7 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                       gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
     rv_am_hdrbuf_t hb;
-    size_t hl = RV_AM_HDR_BYTES(nargs);
-    hb.h.kind = (uint8_t)kind;
-    hb.h.handler = handler;
-    hb.h.nargs = (uint8_t)nargs;
-    hb.h.pad = 0;
-    hb.h.nbytes = (uint32_t)nbytes;
-    hb.h.dest = (uint64_t)(uintptr_t)dest;
-    memcpy(hb.h.args, args, nargs * sizeof *args);
-    if (nargs & 1) hb.h.args[nargs] = 0;
+    size_t hl = rv_am_hdr_fill(&hb.h, kind, handler, nbytes, dest, nargs, args);
 
     const void *pl = NULL;
     size_t pn = 0;

@@ -4,6 +4,7 @@
 #define RV_AM_INT_H
 
 #include "core/core.h"
+#include <string.h>
 #include "transport/transport.h"
 
 /* Message kinds (low bits) and flags of rv_am_hdr_t.kind. */
@@ -81,6 +82,26 @@ void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);
 int rv_am_send_internal(gex_Rank_t jobrank, unsigned chan, unsigned kind, unsigned index,
                         const gex_AM_Arg_t *args, unsigned nargs, const void *payload,
                         size_t nbytes, void *dest, gex_Flags_t flags);
+
+/* Fills a header of nargs arguments (the odd one's padding word zeroed); returns its length.
+ * 'h' must have room for RV_AM_HDR_BYTES(nargs). */
+static inline size_t rv_am_hdr_fill(rv_am_hdr_t *h, unsigned kind, gex_AM_Index_t handler,
+                                    size_t nbytes, void *dest, unsigned nargs,
+                                    const gex_AM_Arg_t *args)
+{
+    h->kind = (uint8_t)kind;
+    h->handler = handler;
+    h->nargs = (uint8_t)nargs;
+    h->pad = 0;
+    h->nbytes = (uint32_t)nbytes;
+    h->dest = (uint64_t)(uintptr_t)dest;
+    memcpy(h->args, args, nargs * sizeof *args);
+    if (nargs & 1) h->args[nargs] = 0;
+    return RV_AM_HDR_BYTES(nargs);
+}
+
+/* Makes progress while a send on 'chan' waits for room (a Reply only drains replies). */
+int rv_am_xmit_poll(unsigned chan);
 
 /* Builds the header and sends (am_inject.c). For Long, the payload goes straight
  * into the target's segment when it is mapped here; otherwise it travels inline.

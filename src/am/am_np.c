@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* am/am_np.c: negotiated-payload AM (Prepare/Commit, Commit_v2 and Cancel), by copying at Commit. */
+/* am/am_np.c: negotiated-payload AM (Prepare/Commit, Commit_v2 and Cancel): in place in the
+ * transport's send space when it offers reserve/commit (a Medium with a library buffer to
+ * another rank), otherwise in a library buffer copied at Commit. */
 #include "am/am_int.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -11,6 +14,7 @@ struct rv_srcdesc {
     void            *addr;
     size_t           size;
     uint8_t          active, kind, is_reply, client_buf;
+    uint8_t          reserved; /* addr is a transport reservation (rv_tp.ops.reserve) */
     unsigned         numargs;
     gex_Rank_t       jr;
     struct rv_token *tok;
@@ -52,7 +56,24 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
     if (client_buf) rv_am_lc(call, lc, is_reply);
     size_t size = most < max ? most : max;
     void *addr = (void *)client_buf;
-    if (!addr) {
+    uint8_t reserved = 0;
+    if (!addr && kind == RV_AM_MEDIUM && rv_tp.ops.reserve && (jr != rv_job.rank || rv_am_lb_queue)) {
+        /* In place: the payload is written where the peer will read it. Waiting for room
+         * polls like a send; under GEX_FLAG_IMMEDIATE one poll and one retry, then a no-op. */
+        unsigned chan = is_reply ? RV_CHAN_REP : RV_CHAN_REQ;
+        size_t hl = RV_AM_HDR_BYTES(numargs);
+        int tries = 0;
+        while (!(addr = rv_tp.ops.reserve(rv_tp.priv, jr, chan, hl, size))) {
+            int n = rv_am_xmit_poll(chan);
+            if (flags & GEX_FLAG_IMMEDIATE) {
+                if (!tries++) continue;
+                if (tok) tok->replied = 0; /* a no-op: the handler may still Reply */
+                return GEX_AM_SRCDESC_NO_OP;
+            }
+            if (n == 0 && rv_job.oversubscribed) sched_yield();
+        }
+        reserved = 1;
+    } else if (!addr) {
         if (size > rv_sd_cap) {
             pthread_once(&rv_sd_once, rv_sd_key_init);
             void *p = realloc(rv_sd_buf, size);
@@ -69,6 +90,7 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
     rv_sd.kind = (uint8_t)kind;
     rv_sd.is_reply = (uint8_t)is_reply;
     rv_sd.client_buf = client_buf != NULL;
+    rv_sd.reserved = reserved;
     rv_sd.numargs = numargs;
     rv_sd.jr = jr;
     rv_sd.tok = tok;
@@ -152,6 +174,15 @@ int _rivet_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
     va_start(ap, numargs);
     for (unsigned i = 0; i < numargs; i++) a[i] = (gex_AM_Arg_t)va_arg(ap, int);
     va_end(ap);
+    if (d->reserved) { /* the payload is in place: add the header and publish; never refused */
+        uint64_t hb[RV_AM_HDR_MAX / 8];
+        size_t hl = rv_am_hdr_fill((rv_am_hdr_t *)(void *)hb, RV_AM_MEDIUM, handler, nbytes, NULL,
+                                   numargs, a);
+        d->active = 0;
+        rv_tp.ops.commit(rv_tp.priv, d->jr, d->is_reply ? RV_CHAN_REP : RV_CHAN_REQ, hb, hl,
+                         nbytes);
+        return 0;
+    }
     /* The send may poll (waiting for room, or for an RDMA payload) and so run handlers
      * on this thread that Prepare their own Replies: free the descriptor and keep the
      * payload buffer out of their reach until the send is done. */
@@ -189,6 +220,7 @@ static int rv_am_cancel(const char *call, gex_AM_SrcDesc_t sd, unsigned kind, in
         rv_fatal("%s does not match %s", call, d->call);
     if (d->tok) d->tok->replied = 0;
     d->active = 0;
+    if (d->reserved) rv_tp.ops.unreserve(rv_tp.priv, d->jr, is_reply ? RV_CHAN_REP : RV_CHAN_REQ);
     return GASNET_OK;
 }
 

@@ -78,6 +78,20 @@ typedef struct rv_tp_ops {
                    const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags);
     int (*get_seg)(void *priv, gex_Rank_t peer, unsigned seg, void *local, uintptr_t remote,
                    size_t nbytes, rv_tp_cmpl_t *c);
+    /* Optional (all three or none): a send whose payload the caller writes in place, in the
+     * peer's receive space (negotiated-payload AMs without a copy). reserve() holds room for
+     * one message of hdrlen (a multiple of 8) + up to maxlen bytes on (peer, chan) and returns
+     * where its payload goes, 16-byte aligned; or NULL when there is no room now (nothing
+     * held; never blocks, never polls). Until the same thread's commit() or unreserve() for
+     * that (peer, chan), other sends of this process to it wait, so the caller writes its
+     * payload and commits without calling into the transport in between. commit() publishes
+     * the message: hdr (hdrlen bytes, as reserved), then the first paylen (<= maxlen) bytes
+     * written at the reserved address; the receiver sees it as send() would have made it.
+     * unreserve() drops the reservation: nothing is sent. */
+    void *(*reserve)(void *priv, gex_Rank_t peer, unsigned chan, size_t hdrlen, size_t maxlen);
+    void (*commit)(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                   size_t paylen);
+    void (*unreserve)(void *priv, gex_Rank_t peer, unsigned chan);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

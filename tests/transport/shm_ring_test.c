@@ -2,13 +2,18 @@
 /* tests/transport/shm_ring_test.c: the shm byte ring between two processes: a forked
  * producer pushes messages of every size class through many wrap-arounds (ring
  * full most of the time), the consumer checks length, sequence and every byte.
- * A second round has two producer threads in the child sharing the ring. */
+ * A second round has two producer threads in the child sharing the ring. Rounds three and
+ * four mix in reservations (the transport's reserve/commit/unreserve ops): a third of the
+ * messages are written in place into a reservation sized above their length (commit
+ * shrinks it) and must come out 16-byte aligned, another third are first reserved and
+ * dropped (unreserve), then pushed. */
 #include "transport/shm/shm_ring.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,7 +57,14 @@ static void fail(const char *what, uint32_t seq, size_t at)
     exit(1);
 }
 
-typedef struct { rv_shm_ring_t *r; uint32_t first, step; } prod_arg_t;
+typedef struct { rv_shm_ring_t *r; uint32_t first, step, rsv; } prod_arg_t;
+
+/* Reservation size for message seq: its length plus some slack, within the ring maximum. */
+static size_t rsv_max(uint32_t seq, size_t len)
+{
+    size_t m = len - 8 + (seq * 40503u) % 300u, lim = rv_shm_ring_max_msg(CAP) - 8;
+    return m < lim ? m : lim;
+}
 
 static void *producer(void *p)
 {
@@ -62,6 +74,21 @@ static void *producer(void *p)
     for (uint32_t seq = a->first; seq < MSGS; seq += a->step) {
         size_t len = msg_len(seq);
         uint32_t hdr[2] = {seq, (uint32_t)len};
+        unsigned how = a->rsv ? seq % 3 : 0;
+        if (how) {
+            unsigned char *p;
+            while (!(p = rv_shm_ring_reserve(a->r, CAP, sizeof hdr, rsv_max(seq, len))))
+                backoff(&spins);
+            if ((uintptr_t)p % 16) fail("reserved payload not 16-byte aligned", seq, 0);
+            if (how == 1) {
+                for (size_t i = 0; i < len - 8; i++) p[i] = pat(seq, i);
+                memset(p + len - 8, 0xee, rsv_max(seq, len) - (len - 8)); /* beyond: dropped */
+                rv_shm_ring_commit(a->r, CAP, hdr, sizeof hdr, len - 8);
+                continue;
+            }
+            memset(p, 0xdd, rsv_max(seq, len)); /* written, then dropped: never delivered */
+            rv_shm_ring_unreserve(a->r);
+        }
         for (size_t i = 0; i < len - 8; i++) buf[i] = pat(seq, i);
         while (rv_shm_ring_push(a->r, CAP, hdr, sizeof hdr, buf, len - 8)) backoff(&spins);
     }
@@ -92,7 +119,7 @@ static void consume(rv_shm_ring_t *r, uint32_t threads)
     }
 }
 
-static void round_trip(uint32_t threads)
+static void round_trip(uint32_t threads, uint32_t rsv)
 {
     rv_shm_ring_t *r = mmap(NULL, RV_SHM_RING_BYTES(CAP), PROT_READ | PROT_WRITE,
                             MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -103,7 +130,7 @@ static void round_trip(uint32_t threads)
         pthread_t t[2];
         prod_arg_t a[2];
         for (uint32_t i = 0; i < threads; i++) {
-            a[i] = (prod_arg_t){r, i, threads};
+            a[i] = (prod_arg_t){r, i, threads, rsv};
             pthread_create(&t[i], NULL, producer, &a[i]);
         }
         for (uint32_t i = 0; i < threads; i++) pthread_join(t[i], NULL);
@@ -123,8 +150,10 @@ static void round_trip(uint32_t threads)
 int main(void)
 {
     if (msg_len(0) > rv_shm_ring_max_msg(CAP)) fail("test sizes exceed ring max", 0, 0);
-    round_trip(1);
-    round_trip(2);
-    printf("shm_ring_test: PASS (%u messages x 2 rounds through a %u-byte ring)\n", MSGS, CAP);
+    round_trip(1, 0);
+    round_trip(2, 0);
+    round_trip(1, 1);
+    round_trip(2, 1);
+    printf("shm_ring_test: PASS (%u messages x 4 rounds through a %u-byte ring)\n", MSGS, CAP);
     return 0;
 }

@@ -152,6 +152,28 @@ static int rv_shm_send(void *priv, gex_Rank_t peer, unsigned chan, const void *h
                ? RV_TP_AGAIN : 0;
 }
 
+/* Negotiated-payload sends in place (transport.h: reserve/commit/unreserve). */
+static void *rv_shm_reserve(void *priv, gex_Rank_t peer, unsigned chan, size_t hdrlen,
+                            size_t maxlen)
+{
+    rv_shm_t *s = priv;
+    return rv_shm_ring_reserve(s->out[peer * 2 + chan], s->cap, hdrlen, maxlen);
+}
+
+static void rv_shm_commit(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr,
+                          size_t hdrlen, size_t paylen)
+{
+    rv_shm_t *s = priv;
+    RV_SHM_TSAN_SEND();
+    rv_shm_ring_commit(s->out[peer * 2 + chan], s->cap, hdr, hdrlen, paylen);
+}
+
+static void rv_shm_unreserve(void *priv, gex_Rank_t peer, unsigned chan)
+{
+    rv_shm_t *s = priv;
+    rv_shm_ring_unreserve(s->out[peer * 2 + chan]);
+}
+
 /* Drains one ring that looked ready: messages are handled in place, then their space
  * is released. Out of line, so that polling empty rings stays a few loads. */
 static __attribute__((noinline)) int rv_shm_drain(rv_shm_t *s, uint32_t src, unsigned chan)
@@ -190,6 +212,9 @@ static const rv_tp_ops_t rv_shm_ops = {
     .size = sizeof(rv_tp_ops_t),
     .send = rv_shm_send,
     .poll = rv_shm_poll,
+    .reserve = rv_shm_reserve,
+    .commit = rv_shm_commit,
+    .unreserve = rv_shm_unreserve,
 };
 
 const rv_tp_desc_t rv_tp_shm_desc = {

@@ -6,13 +6,16 @@
  * back, each an 8-byte word followed by the message padded to 8 bytes:
  *   word = len << 1 | 1   a message of len bytes follows
  *   word = RV_SHM_WRAP    nothing more until the end of the data: continue at 0
+ *   word = RV_SHM_PAD     skip this word (aligns a reserved message's payload to 16 bytes)
  *   word = 0              empty: the producer has not written here yet
  * The consumer spins on the word at its head, so an arriving message costs it one
  * cache line. The producer keeps that protocol valid by zeroing the word after
  * each record before it publishes the record (release store of its word), so the
  * consumer never mistakes data of an earlier lap for a record. Space is freed by
  * the consumer advancing 'head' once a message has been handled in place.
- * Producers of one process serialize on 'plock'; consumers on 'clock' (trylock). */
+ * Producers of one process serialize on 'plock'; consumers on 'clock' (trylock).
+ * A reservation (reserve, then commit or unreserve) holds 'plock' in between: the caller
+ * writes the payload in place, and commit writes the header and publishes the record. */
 #ifndef RV_SHM_RING_H
 #define RV_SHM_RING_H
 
@@ -22,11 +25,13 @@
 #include "core/spin.h"
 
 #define RV_SHM_WRAP ((uint64_t)2)
+#define RV_SHM_PAD  ((uint64_t)4)
 
 typedef struct rv_shm_ring {
     /* producer's line: touched only by the sending process */
     _Alignas(64) uint64_t tail; /* bytes ever produced */
     uint64_t head_seen;         /* the consumer's head when last read */
+    uint64_t rsv_at;            /* a reservation's record offset (under plock) */
     uint32_t plock;
     /* consumer's line */
     _Alignas(64) uint64_t head; /* bytes ever consumed (published with release) */
@@ -77,6 +82,62 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
     return 0;
 }
 
+/* A reserved record at offset 'at' starts with a RV_SHM_PAD word when that puts its payload
+ * (after the 8-byte word and hl header bytes) on a 16-byte boundary. */
+static inline size_t rv_shm_rsv_pad(uint64_t at, size_t hl) { return ((at + 8 + hl) & 15) ? 8 : 0; }
+
+/* Reserves room for one message of hl header bytes and up to maxlen payload bytes and
+ * returns where its payload goes (16-byte aligned), holding plock; or NULL (nothing held)
+ * if it does not fit now. The record is sized for maxlen; commit may publish fewer bytes. */
+static inline void *rv_shm_ring_reserve(rv_shm_ring_t *r, size_t cap, size_t hl, size_t maxlen)
+{
+    const uint64_t mask = cap - 1;
+    rv_spin_lock(&r->plock);
+    uint64_t tail = r->tail;
+    uint64_t pos = tail & mask;
+    size_t to_end = cap - pos;
+    size_t body = 8 + rv_shm_pad8(hl + maxlen);
+    uint64_t at = pos;
+    size_t total = rv_shm_rsv_pad(pos, hl) + body;
+    if (total > to_end) {
+        at = 0;
+        total = to_end + rv_shm_rsv_pad(0, hl) + body;
+    }
+    if (tail + total + 8 > r->head_seen + cap) {
+        r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+        if (tail + total + 8 > r->head_seen + cap) {
+            rv_spin_unlock(&r->plock);
+            return NULL;
+        }
+    }
+    r->rsv_at = at;
+    return r->data + at + rv_shm_rsv_pad(at, hl) + 8 + hl;
+}
+
+/* Publishes the reserved message: hdr (the hl bytes reserved) and the first len (<= the
+ * reserved maxlen) payload bytes already written in place. Releases plock. */
+static inline void rv_shm_ring_commit(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl,
+                                      size_t len)
+{
+    const uint64_t mask = cap - 1;
+    uint64_t tail = r->tail;
+    uint64_t pos = tail & mask;
+    uint64_t at = r->rsv_at;
+    size_t pad = rv_shm_rsv_pad(at, hl);
+    size_t need = pad + 8 + rv_shm_pad8(hl + len);
+    if (hl) memcpy(r->data + at + pad + 8, hdr, hl);
+    __atomic_store_n(rv_shm_word(r, mask, at + need), 0, __ATOMIC_RELAXED);
+    __atomic_store_n(rv_shm_word(r, mask, at + pad), (uint64_t)(hl + len) << 1 | 1,
+                     __ATOMIC_RELEASE);
+    if (pad) __atomic_store_n(rv_shm_word(r, mask, at), RV_SHM_PAD, __ATOMIC_RELEASE);
+    if (at != pos) __atomic_store_n(rv_shm_word(r, mask, pos), RV_SHM_WRAP, __ATOMIC_RELEASE);
+    r->tail = tail + (at != pos ? cap - pos : 0) + need;
+    rv_spin_unlock(&r->plock);
+}
+
+/* Drops a reservation: nothing was published. Releases plock. */
+static inline void rv_shm_ring_unreserve(rv_shm_ring_t *r) { rv_spin_unlock(&r->plock); }
+
 /* Cheap, lock-free "anything to read?" hint. Its load of a word that a producer of
  * this process may later overwrite with message bytes is a benign race (a wrong
  * hint costs one trylock or one more poll), but a race to ThreadSanitizer, which
@@ -103,11 +164,17 @@ static inline void *rv_shm_ring_next(rv_shm_ring_t *r, size_t cap, uint64_t *hea
 {
     const uint64_t mask = cap - 1;
     uint64_t w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
-    if (w == RV_SHM_WRAP) {
-        *headp += cap - (*headp & mask);
-        w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
+    if (__builtin_expect(!(w & 1), 0)) {
+        if (w == RV_SHM_WRAP) {
+            *headp += cap - (*headp & mask);
+            w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
+        }
+        if (w == RV_SHM_PAD) {
+            *headp += 8;
+            w = __atomic_load_n(rv_shm_word(r, mask, *headp), __ATOMIC_ACQUIRE);
+        }
+        if (!(w & 1)) return NULL;
     }
-    if (!(w & 1)) return NULL;
     *lenp = (size_t)(w >> 1);
     return r->data + (*headp & mask) + 8;
 }
