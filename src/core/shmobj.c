@@ -56,3 +56,29 @@ void *rv_shmobj_attach(const char *name, size_t len)
     }
     return p;
 }
+
+void *rv_shmobj_segment(const char *who, char kind, uintptr_t size, int *ok)
+{
+    *ok = 1;
+    if (!size) return NULL;
+    if (rv_job.nbrhd_size > 1) {
+        char name[96];
+        rv_shmobj_name(name, sizeof name, rv_job.secret, kind, rv_job.rank);
+        void *p = rv_shmobj_create(name, size, 0);
+        *ok = p != NULL;
+        return p;
+    }
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p != MAP_FAILED) return p;
+    rv_warn("%s: cannot allocate a %zu-byte segment", who, (size_t)size);
+    *ok = 0;
+    return NULL;
+}
+
+void rv_shmobj_segment_unlink(char kind)
+{
+    char name[96];
+    rv_shmobj_name(name, sizeof name, rv_job.secret, kind, rv_job.rank);
+    shm_unlink(name);
+}

@@ -16,4 +16,11 @@ void *rv_shmobj_create(const char *name, size_t len, int populate);
 /* Maps an existing object of len bytes. NULL on failure (reason printed). */
 void *rv_shmobj_attach(const char *name, size_t len);
 
+/* A network transport's own segment of size bytes (NULL for 0): the shared object
+ * <kind><my rank> when its neighbourhood has other ranks (they map it and copy directly),
+ * else private anonymous memory. *ok is 0 on failure (reason printed, naming 'who'). */
+void *rv_shmobj_segment(const char *who, char kind, uintptr_t size, int *ok);
+/* Removes that shared object's name once the neighbourhood has mapped it. */
+void rv_shmobj_segment_unlink(char kind);
+
 #endif /* RV_SHMOBJ_H */

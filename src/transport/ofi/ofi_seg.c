@@ -49,21 +49,8 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 {
     rv_ofi_t *o = priv;
     const int shared = rv_job.nbrhd_size > 1;
-    char name[96];
-    rv_shmobj_name(name, sizeof name, rv_job.secret, 'o', o->me);
-    void *mine = NULL;
-    int ok = 1;
-    if (size && shared) {
-        ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
-    } else if (size) {
-        mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                    -1, 0);
-        if (mine == MAP_FAILED) {
-            rv_warn("ofi: cannot allocate a %zu-byte segment", (size_t)size);
-            mine = NULL;
-            ok = 0;
-        }
-    }
+    int ok;
+    void *mine = rv_shmobj_segment("ofi", 'o', size, &ok);
     o->seg = mine;
     o->seglen = mine ? size : 0;
     uint64_t key = 0;
@@ -104,7 +91,7 @@ int rv_ofi_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
         int mapped = !shared || rv_ofi_seg_map_nbrs(o, map);
         res = rv_job_all_ok(mapped);
     }
-    if (size && shared) shm_unlink(name);
+    if (size && shared) rv_shmobj_segment_unlink('o');
     if (!res) {
         for (uint32_t r = 0; r < o->size; r++)
             if (r != o->me) map[r].local_base = NULL;

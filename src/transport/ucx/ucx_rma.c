@@ -154,21 +154,8 @@ int rv_ucx_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 {
     rv_ucx_t *u = priv;
     const int shared = rv_job.nbrhd_size > 1;
-    char name[96];
-    rv_shmobj_name(name, sizeof name, rv_job.secret, 'u', u->me);
-    void *mine = NULL;
-    int ok = 1;
-    if (size && shared) {
-        ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
-    } else if (size) {
-        mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                    -1, 0);
-        if (mine == MAP_FAILED) {
-            rv_warn("ucx: cannot allocate a %zu-byte segment", (size_t)size);
-            mine = NULL;
-            ok = 0;
-        }
-    }
+    int ok;
+    void *mine = rv_shmobj_segment("ucx", 'u', size, &ok);
     u->seg = mine;
     u->seglen = mine ? size : 0;
     if (mine && u->rma && rv_ucx_map(u, mine, size, &u->segmh) != 0) ok = 0;
@@ -215,7 +202,7 @@ int rv_ucx_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
         }
         res = rv_ucx_all_ok(u, mapped);
     }
-    if (size && shared) shm_unlink(name);
+    if (size && shared) rv_shmobj_segment_unlink('u');
     free(bases);
     free(sz);
     if (!res)

@@ -167,21 +167,8 @@ static int rv_udp_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 {
     rv_udp_t *u = priv;
     const int shared = rv_job.nbrhd_size > 1;
-    char name[96];
-    rv_shmobj_name(name, sizeof name, rv_job.secret, 'd', u->me);
-    void *mine = NULL;
-    int ok = 1;
-    if (size && shared) {
-        ok = (mine = rv_shmobj_create(name, size, 0)) != NULL;
-    } else if (size) {
-        mine = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                    -1, 0);
-        if (mine == MAP_FAILED) {
-            rv_warn("udp: cannot allocate a %zu-byte segment", (size_t)size);
-            mine = NULL;
-            ok = 0;
-        }
-    }
+    int ok;
+    void *mine = rv_shmobj_segment("udp", 'd', size, &ok);
     u->seg = mine;
     u->seglen = mine ? size : 0;
     uint64_t d[3] = { (uint64_t)(uintptr_t)mine, mine ? size : 0, (uint64_t)ok };
@@ -201,7 +188,7 @@ static int rv_udp_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
         int mapped = !shared || rv_udp_seg_map_nbrs(u, map);
         res = rv_job_all_ok(mapped);
     }
-    if (size && shared) shm_unlink(name);
+    if (size && shared) rv_shmobj_segment_unlink('d');
     if (!res) {
         for (uint32_t r = 0; r < u->size; r++)
             if (r != u->me) map[r].local_base = NULL;
