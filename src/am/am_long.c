@@ -9,12 +9,14 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 size_t rv_am_long_packed;
 static int rv_am_long_reasm;                  /* 1: reassembly, 0: put-sync-send */
 enum { RV_HOLD_NONE, RV_HOLD_PAYLOAD, RV_HOLD_HEADER };
 static int rv_am_long_hold;                   /* RIVET_AMLONG_HOLD (debug) */
-#define RV_AM_LONG_HOLD_POLLS 2000            /* polls between the two halves when holding */
+#define RV_AM_LONG_HOLD_POLLS 2000            /* when holding: at least these polls ... */
+#define RV_AM_LONG_HOLD_NS 20000000ll         /* ... and this long between the two halves */
 static _Atomic uint32_t rv_am_long_nonce;
 static rv_am_long_stats_t rv_am_long_st;
 
@@ -70,6 +72,23 @@ static inline void rv_am_long_step(unsigned chan)
     if (n == 0 && rv_job.oversubscribed) sched_yield();
 }
 
+static int64_t rv_am_long_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+/* Debug (RIVET_AMLONG_HOLD): keeps polling between the two halves of a reassembly Long, long
+ * enough that the first half has reached the target even when the other core is busy (a
+ * transport may need round trips, e.g. a flush, before that half leaves). */
+static void rv_am_long_hold_back(unsigned chan)
+{
+    int64_t until = rv_am_long_now_ns() + RV_AM_LONG_HOLD_NS;
+    for (int i = 0; i < RV_AM_LONG_HOLD_POLLS || rv_am_long_now_ns() < until; i++)
+        rv_am_long_step(chan);
+}
+
 static void rv_am_long_send_hdr(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
                                 const void *pl, size_t pn)
 {
@@ -99,7 +118,7 @@ int rv_am_long_rdma(gex_Rank_t jr, unsigned chan, rv_am_hdr_t *h, size_t hl, con
         flags &= ~GEX_FLAG_IMMEDIATE;
     } else if (hold == RV_HOLD_PAYLOAD) { /* debug: the header goes first, the payload later */
         rv_am_long_send_hdr(jr, chan, h, hl, &nrec, sizeof nrec);
-        for (int i = 0; i < RV_AM_LONG_HOLD_POLLS; i++) rv_am_long_step(chan);
+        rv_am_long_hold_back(chan);
         flags &= ~GEX_FLAG_IMMEDIATE;
     }
     int rc;
@@ -116,8 +135,7 @@ int rv_am_long_rdma(gex_Rank_t jr, unsigned chan, rv_am_hdr_t *h, size_t hl, con
         rv_am_long_send_hdr(jr, chan, h, hl, NULL, 0); /* a plain Long: the payload is there */
     } else {
         RV_LSTAT(rdma_reasm);
-        if (hold == RV_HOLD_HEADER)
-            for (int i = 0; i < RV_AM_LONG_HOLD_POLLS; i++) rv_am_long_step(chan);
+        if (hold == RV_HOLD_HEADER) rv_am_long_hold_back(chan);
         if (hold != RV_HOLD_PAYLOAD) rv_am_long_send_hdr(jr, chan, h, hl, &nrec, sizeof nrec);
     }
     /* the source is locally complete on return, and w must outlive every event it is owed */
