@@ -55,7 +55,10 @@ void rv_boot_pmix_fini(void) {}
 /* Bound on every wait of the exit paths: PMIx_Abort's kill reaching us, PMIx_Finalize. */
 #define RV_PMIX_EXIT_SECONDS 10
 /* How long gasnet_exit waits in its exit fence for the other ranks (all calling gasnet_exit
- * too) before it ends the job with PMIx_Abort. */
+ * too) before it ends the job with PMIx_Abort. The fence carries this as its PMIX_TIMEOUT, so
+ * the server ends it before we abort: Open MPI 4.1's mpirun crashed (SIGSEGV in
+ * PMIx_server_finalize, the job's code lost) now and then when a fence was still open at the
+ * abort. We wait 2 s longer, for servers that ignore the timeout. */
 #define RV_PMIX_EXIT_WAIT_SECONDS 5
 
 /* The libpmix entry points we use, resolved by name (types from pmix.h). */
@@ -350,15 +353,18 @@ static int rv_px_exit_together(int code)
 {
     int32_t c = code;
     pmix_proc_t all;
-    pmix_info_t info;
+    pmix_info_t info[2];
     rv_px_proc(&all, PMIX_RANK_WILDCARD);
-    memset(&info, 0, sizeof info);
-    snprintf(info.key, sizeof info.key, "%s", PMIX_COLLECT_DATA);
-    info.value.type = PMIX_BOOL;
-    info.value.data.flag = true;
+    memset(info, 0, sizeof info);
+    snprintf(info[0].key, sizeof info[0].key, "%s", PMIX_COLLECT_DATA);
+    info[0].value.type = PMIX_BOOL;
+    info[0].value.data.flag = true;
+    snprintf(info[1].key, sizeof info[1].key, "%s", PMIX_TIMEOUT);
+    info[1].value.type = PMIX_INT;
+    info[1].value.data.integer = RV_PMIX_EXIT_WAIT_SECONDS;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += RV_PMIX_EXIT_WAIT_SECONDS;
+    until.tv_sec += RV_PMIX_EXIT_WAIT_SECONDS + 2;
     for (int round = 0; round < 2; round++) {
         uint32_t fence = rv_px_nfence++;
         char key[32];
@@ -367,7 +373,7 @@ static int rv_px_exit_together(int code)
         pthread_mutex_lock(&rv_px_lock);
         rv_px_fenced = 0;
         pthread_mutex_unlock(&rv_px_lock);
-        if (px.fence_nb(&all, 1, &info, 1, rv_px_fenced_cb, NULL) != PMIX_SUCCESS) return 0;
+        if (px.fence_nb(&all, 1, info, 2, rv_px_fenced_cb, NULL) != PMIX_SUCCESS) return 0;
         pthread_mutex_lock(&rv_px_lock);
         while (!rv_px_fenced &&
                pthread_cond_timedwait(&rv_px_cond, &rv_px_lock, &until) != ETIMEDOUT) {}
