@@ -16,7 +16,9 @@
 # RIVET_TEST_END_SECONDS (default 60, generous for a loaded machine) of its start; that no
 # /dev/shm object named by a secret the program printed ("secret <hex>") is left; that every
 # rank printed the same secret; with RIVET_TEST_EXPECT_LINE=<regex>, that exactly
-# RIVET_TEST_EXPECT_COUNT (default NP) output lines match it.
+# RIVET_TEST_EXPECT_COUNT (default NP) output lines match it; with RIVET_TEST_SRUN_EXITED=C
+# (under srun), that srun's "task(s) LIST: ..." lines name each of the NP tasks once, every one
+# "Exited with exit code C" (srun groups the tasks that end together, in one line or several).
 set -u
 have_pmix=$1 expect=$2 np=$3
 shift 3
@@ -79,6 +81,16 @@ if [ -n "${RIVET_TEST_EXPECT_LINE:-}" ]; then
     n=$(grep -c -- "$RIVET_TEST_EXPECT_LINE" "$out")
     [ "$n" -eq "${RIVET_TEST_EXPECT_COUNT:-$np}" ] ||
         fail "$n lines match '$RIVET_TEST_EXPECT_LINE', expected ${RIVET_TEST_EXPECT_COUNT:-$np}"
+fi
+if [ -n "${RIVET_TEST_SRUN_EXITED:-}" ]; then
+    # e.g. "srun: error: vm: tasks 0-1,3: Exited with exit code 7": count the tasks per outcome
+    tally=$(sed -n 's/^srun: error: [^:]*: tasks\{0,1\} \([0-9,-]*\): \(.*\)$/\1 \2/p' "$out" |
+        awk '{ n = 0; k = split($1, part, ",")
+               for (i = 1; i <= k; i++) { m = split(part[i], ab, "-"); n += m == 2 ? ab[2] - ab[1] + 1 : 1 }
+               $1 = ""; sub(/^ /, ""); cnt[$0] += n }
+             END { for (o in cnt) print cnt[o] ": " o }')
+    [ "$tally" = "$np: Exited with exit code $RIVET_TEST_SRUN_EXITED" ] ||
+        fail "srun's task lines do not say all $np tasks exited with code $RIVET_TEST_SRUN_EXITED: ${tally:-none}"
 fi
 echo "pmix_mpirun: OK (exit code $rc after ${elapsed}s, expected $expect)"
 exit 0
