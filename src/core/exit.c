@@ -10,6 +10,7 @@
  * for that end (rv_exit_await_end) before calling it a failure of its own. */
 #include "core/core.h"
 #include "boot/boot.h"
+#include "core/trace.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -74,6 +75,7 @@ static void rv_exit_catch(int sig, void (*fn)(int))
 
 static void rv_atexit(void)
 {
+    rv_trace_fini();
     rv_boot_fini();
 }
 
@@ -99,6 +101,7 @@ void gasnet_exit(int exitcode)
 {
     /* The launcher ends the other ranks with our code; exit() then flushes stdio
      * and runs the client's atexit handlers, like returning from main. */
+    rv_trace_exit_begin();
     if (rv_client_g) rv_boot_exit_job(exitcode);
     exit(exitcode);
 }
