@@ -139,7 +139,8 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
     ad->map = &rv_segmap;
-    ad->fast_ops = ad->impl == RV_AD_CPU ? ops : 0;
+    /* (0 also while observability is on: every operation then passes the hooks here) */
+    ad->fast_ops = ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
     ad->fast_cpu = ad->cpu[0];
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
