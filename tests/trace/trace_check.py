@@ -180,6 +180,19 @@ elif case == "bad":
         rc, out = run(env, expect_ok=False)
         check(rc != 0, "%s: the job succeeded" % env)
         check(want in out, "%s: no '%s' in:\n%s" % (env, want, out))
+elif case == "threads":
+    # rma_threads: per rank, 2 threads x 2000 iterations of PutNB, GetNB, PutNBI, GetNBI
+    run({"RIVET_TRACE": spec})
+    d = load(spec)
+    for r in range(NP):
+        lanes = collections.Counter(ev["tid"] for ev in d["traceEvents"]
+                                    if ev["pid"] == r and ev["ph"] == "X" and ev["cat"] in "PG")
+        check(len(lanes) == 2 and all(n == 8000 for n in lanes.values()),
+              "rank %d: RMA events by thread %s, expected 2 threads of 8000 (4 a loop)" % (r, dict(lanes)))
+        names = [ev["args"]["name"] for ev in d["traceEvents"]
+                 if ev["pid"] == r and ev["name"] == "thread_name"]
+        check(len(names) >= 3 and any(n.startswith("main") for n in names),
+              "rank %d thread names: %s" % (r, names))
 else:
     fail("unknown case")
 print("trace_%s: PASS" % case)
