@@ -305,13 +305,14 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
 static size_t rv_vis_memvec_bytes(size_t n, gex_Memvec_t const l[])
 {
     size_t b = 0;
-    for (size_t i = 0; i < n; i++) b += l[i].gex_len;
+    for (size_t i = 0; l && i < n; i++) b += l[i].gex_len;
     return b;
 }
 
 static size_t rv_vis_strided_bytes(size_t elemsz, const size_t count[], size_t levels)
 {
     size_t b = elemsz;
+    if (!elemsz || !count) return 0; /* a no-op call may pass NULL */
     for (size_t i = 0; i <= levels; i++) b *= count[i]; /* count[0..levels] */
     return b;
 }
