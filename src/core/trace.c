@@ -128,64 +128,79 @@ int rv_trace_job_path(const char *spec, char *out, size_t n)
 
 /* ---- writing -------------------------------------------------------------------------- */
 
-/* The event line is built in a char buffer by these appenders, then written with one fwrite:
- * formatting is most of what tracing costs (stdio's printf family takes ~10x longer). */
-typedef struct { char *p, *end; } rv_tr_out_t;
+/* The event line is built in a char buffer, then written with one fwrite: formatting is most
+ * of what tracing costs. The buffer fits the longest line (a 200-character label escaped to
+ * 6 characters each, and fixed parts of under 300), so the appenders check nothing. */
+#define RV_TR_LABEL_MAX 200
+#define RV_TR_LINE_MAX (6 * RV_TR_LABEL_MAX + 400)
+#define RV_TR_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-static inline void rv_tr_s(rv_tr_out_t *o, const char *s)
+static char *rv_tr_str(char *p, const char *s)
 {
-    while (*s && o->p < o->end) *o->p++ = *s++;
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
 }
 
-static inline void rv_tr_c(rv_tr_out_t *o, char c)
-{
-    if (o->p < o->end) *o->p++ = c;
-}
+static const char rv_tr_d2[] = "00010203040506070809101112131415161718192021222324252627282930313233"
+                               "34353637383940414243444546474849505152535455565758596061626364656667"
+                               "6869707172737475767778798081828384858687888990919293949596979899";
 
-static void rv_tr_u(rv_tr_out_t *o, uint64_t v)
+static char *rv_tr_u(char *p, uint64_t v)
 {
-    char d[24];
-    int n = 0;
-    do d[n++] = (char)('0' + v % 10); while ((v /= 10));
-    while (n && o->p < o->end) *o->p++ = d[--n];
+    char d[24], *q = d + sizeof d;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        memcpy(q, rv_tr_d2 + 2 * r, 2);
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, rv_tr_d2 + 2 * v, 2);
+    } else {
+        *--q = (char)('0' + v);
+    }
+    size_t n = (size_t)(d + sizeof d - q);
+    memcpy(p, q, n);
+    return p + n;
 }
 
 /* ns as microseconds with three decimals (the format's unit), exactly. */
-static void rv_tr_us(rv_tr_out_t *o, uint64_t ns)
+static char *rv_tr_us(char *p, uint64_t ns)
 {
     unsigned f = (unsigned)(ns % 1000);
-    rv_tr_u(o, ns / 1000);
-    rv_tr_c(o, '.');
-    rv_tr_c(o, (char)('0' + f / 100));
-    rv_tr_c(o, (char)('0' + f / 10 % 10));
-    rv_tr_c(o, (char)('0' + f % 10));
+    p = rv_tr_u(p, ns / 1000);
+    p[0] = '.';
+    p[1] = (char)('0' + f / 100);
+    memcpy(p + 2, rv_tr_d2 + 2 * (f % 100), 2);
+    return p + 4;
 }
 
-/* s as the inside of a JSON string (at most 200 characters of it). */
-static void rv_tr_js(rv_tr_out_t *o, const char *s)
+/* s as the inside of a JSON string (at most RV_TR_LABEL_MAX characters of it). */
+static char *rv_tr_js(char *p, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
-    for (int i = 0; *s && i < 200; s++, i++) {
+    for (int i = 0; *s && i < RV_TR_LABEL_MAX; s++, i++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') {
-            rv_tr_c(o, '\\');
-            rv_tr_c(o, (char)c);
+            *p++ = '\\';
+            *p++ = (char)c;
         } else if (c < 0x20) {
-            rv_tr_s(o, "\\u00");
-            rv_tr_c(o, hex[c >> 4]);
-            rv_tr_c(o, hex[c & 15]);
+            p = RV_TR_LIT(p, "\\u00");
+            *p++ = hex[c >> 4];
+            *p++ = hex[c & 15];
         } else {
-            rv_tr_c(o, (char)c);
+            *p++ = (char)c;
         }
     }
+    return p;
 }
 
 static void rv_tr_puts_json(FILE *f, const char *s)
 {
-    char buf[1024];
-    rv_tr_out_t o = { buf, buf + sizeof buf };
-    rv_tr_js(&o, s);
-    fwrite(buf, 1, (size_t)(o.p - buf), f);
+    char buf[RV_TR_LINE_MAX];
+    fwrite(buf, 1, (size_t)(rv_tr_js(buf, s) - buf), f);
 }
 
 static const char *rv_tr_argname(unsigned id)
@@ -203,65 +218,66 @@ static const char *rv_tr_argname(unsigned id)
  * relies on this shape). */
 static void rv_tr_write_ev(FILE *f, unsigned tid, const rv_tr_ev_t *e)
 {
-    char buf[640];
-    rv_tr_out_t o = { buf, buf + sizeof buf - 4 }; /* room for "},\n" */
-    char cp[] = "\",\"cat\":\"?\",\"ph\":\"?\",\"ts\":";
-    cp[9] = rv_tr_cat[e->id];
-    cp[18] = e->ph;
-    rv_tr_s(&o, "{\"name\":\"");
-    rv_tr_js(&o, e->label ? e->label : rv_tr_name[e->id]);
-    rv_tr_s(&o, cp);
-    rv_tr_us(&o, e->t0);
+    char buf[RV_TR_LINE_MAX];
+    char *p = RV_TR_LIT(buf, "{\"name\":\"");
+    p = rv_tr_js(p, e->label ? e->label : rv_tr_name[e->id]);
+    p = RV_TR_LIT(p, "\",\"cat\":\"");
+    *p++ = rv_tr_cat[e->id];
+    p = RV_TR_LIT(p, "\",\"ph\":\"");
+    *p++ = e->ph;
+    p = RV_TR_LIT(p, "\",\"ts\":");
+    p = rv_tr_us(p, e->t0);
     if (e->ph == 'X') {
-        rv_tr_s(&o, ",\"dur\":");
-        rv_tr_us(&o, e->t1 > e->t0 ? e->t1 - e->t0 : 0);
+        p = RV_TR_LIT(p, ",\"dur\":");
+        p = rv_tr_us(p, e->t1 > e->t0 ? e->t1 - e->t0 : 0);
     }
-    rv_tr_s(&o, ",\"pid\":");
-    rv_tr_u(&o, rv_job.rank);
-    rv_tr_s(&o, ",\"tid\":");
-    rv_tr_u(&o, tid);
+    p = RV_TR_LIT(p, ",\"pid\":");
+    p = rv_tr_u(p, rv_job.rank);
+    p = RV_TR_LIT(p, ",\"tid\":");
+    p = rv_tr_u(p, tid);
     if (e->ph == 'i') {
-        rv_tr_s(&o, ",\"s\":\"p\"");
+        p = RV_TR_LIT(p, ",\"s\":\"p\"");
     } else if (e->ph == 'b' || e->ph == 'e') {
         static const char hex[] = "0123456789abcdef";
         char id[20];
         int n = 0;
         uint64_t k = e->bytes;
         do id[n++] = hex[k & 15]; while ((k >>= 4));
-        rv_tr_s(&o, ",\"id\":\"0x");
-        while (n) rv_tr_c(&o, id[--n]);
-        rv_tr_c(&o, '"');
+        p = RV_TR_LIT(p, ",\"id\":\"0x");
+        while (n) *p++ = id[--n];
+        *p++ = '"';
         if (e->ph == 'b' && e->arg != ~0u) {
-            rv_tr_s(&o, ",\"args\":{\"");
-            rv_tr_s(&o, rv_tr_argname(e->id));
-            rv_tr_s(&o, "\":");
-            rv_tr_u(&o, e->arg);
-            rv_tr_c(&o, '}');
+            p = RV_TR_LIT(p, ",\"args\":{\"");
+            p = rv_tr_str(p, rv_tr_argname(e->id));
+            p = RV_TR_LIT(p, "\":");
+            p = rv_tr_u(p, e->arg);
+            *p++ = '}';
         }
     } else {
         int sep = 0;
-        rv_tr_s(&o, ",\"args\":{");
+        p = RV_TR_LIT(p, ",\"args\":{");
         if (e->peer != RV_TR_NOPEER) {
-            rv_tr_s(&o, "\"peer\":");
-            rv_tr_u(&o, e->peer);
+            p = RV_TR_LIT(p, "\"peer\":");
+            p = rv_tr_u(p, e->peer);
             sep = 1;
         }
         if (e->id != RV_TR_PHASE) {
-            rv_tr_s(&o, sep ? ",\"bytes\":" : "\"bytes\":");
-            rv_tr_u(&o, e->bytes);
+            if (sep) *p++ = ',';
+            p = RV_TR_LIT(p, "\"bytes\":");
+            p = rv_tr_u(p, e->bytes);
             sep = 1;
         }
         if (e->arg != ~0u) {
-            rv_tr_s(&o, sep ? ",\"" : "\"");
-            rv_tr_s(&o, rv_tr_argname(e->id));
-            rv_tr_s(&o, "\":");
-            rv_tr_u(&o, e->arg);
+            if (sep) *p++ = ',';
+            *p++ = '"';
+            p = rv_tr_str(p, rv_tr_argname(e->id));
+            p = RV_TR_LIT(p, "\":");
+            p = rv_tr_u(p, e->arg);
         }
-        rv_tr_c(&o, '}');
+        *p++ = '}';
     }
-    o.end += 4;
-    rv_tr_s(&o, "},\n");
-    fwrite(buf, 1, (size_t)(o.p - buf), f);
+    p = RV_TR_LIT(p, "},\n");
+    fwrite(buf, 1, (size_t)(p - buf), f);
 }
 
 /* Writes b's records and empties it. Under rv_tr_lock. */
