@@ -128,6 +128,17 @@ if case == "events":
     # library-internal AMs (the barriers' messages) are category C
     check(any(ev["cat"] == "C" for ev in d["traceEvents"] if ev["ph"] == "X"),
           "no internal AM events")
+    # scripts/trace_svg.py draws it: a lane per rank's thread and one for its collectives
+    svg = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                       "trace_svg.py")
+    page = os.path.join(work, "t.html")
+    p = subprocess.run([sys.executable, svg, spec, page], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True, timeout=60)
+    check(p.returncode == 0 and "%d lanes" % (2 * NP) in p.stdout, "trace_svg.py: " + p.stdout)
+    with open(page) as f:
+        text = f.read()
+    check("<svg" in text and "gex_Coll_BarrierNB" in text and "t_short" in text,
+          "trace_svg.py drew no events")
 elif case == "cap":
     rc, out = run({"RIVET_TRACE": spec, "RIVET_TRACE_MAX": "20"})
     check("dropped at RIVET_TRACE_MAX" in out, "merge did not report dropped events:\n" + out)
