@@ -31,6 +31,7 @@ static void rv_exit_sigquit(int sig)
 {
     (void)sig;
     int orig = rv_exit_sig ? (int)rv_exit_sig : SIGTERM;
+    rv_trace_fini_signal(); /* the job is ending: keep this rank's events */
     signal(orig, SIG_DFL);
     sigset_t s;
     sigemptyset(&s);

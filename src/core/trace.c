@@ -57,6 +57,7 @@ static uint64_t        rv_tr_max;
 static uint32_t        rv_tr_mask;          /* bit c - 'A': category letter c is on */
 static size_t          rv_tr_cap;           /* records per thread buffer */
 static const char     *rv_tr_maskstr;
+static int             rv_tr_in_signal;     /* rv_trace_fini_signal: no allocation, no fclose */
 
 uint64_t rv_trace_clock(void)
 {
@@ -308,7 +309,7 @@ static void rv_tr_append(unsigned id, char ph, uint64_t t0, uint64_t t1, const c
                          uint32_t peer, uint64_t bytes, uint32_t arg)
 {
     rv_tr_buf_t *b = rv_tr_mine;
-    if (__builtin_expect(!b, 0) && !(b = rv_tr_newbuf())) return;
+    if (__builtin_expect(!b, 0) && (rv_tr_in_signal || !(b = rv_tr_newbuf()))) return;
     size_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
     if (__builtin_expect(n == b->cap, 0)) {
         pthread_mutex_lock(&rv_tr_lock);
@@ -450,9 +451,19 @@ void rv_trace_fini(void)
             (unsigned long long)rv_tr_max);
     rv_tr_puts_json(f, rv_tr_maskstr ? rv_tr_maskstr : "");
     fputs("\"}}\n", f);
-    if (fclose(f))
+    if (rv_tr_in_signal ? fflush(f) : fclose(f))
         fprintf(stderr, "rivet: rank %u: writing the trace file %s failed: %s\n", rv_job.rank,
                 rv_tr_path, strerror(errno));
     rv_tr_file = NULL;
     pthread_mutex_unlock(&rv_tr_lock);
+}
+
+void rv_trace_fini_signal(void)
+{
+    if (!RV_OBS_ON(RV_OBS_TRACE) || atomic_load(&rv_tr_stopped)) return;
+    /* busy: maybe this very thread was interrupted holding it (the file mid-write) */
+    if (pthread_mutex_trylock(&rv_tr_lock)) return;
+    pthread_mutex_unlock(&rv_tr_lock);
+    rv_tr_in_signal = 1;
+    rv_trace_fini();
 }

@@ -75,6 +75,10 @@ void rv_trace_phase(const char *label, uint64_t t0);
 void rv_trace_exit_begin(void);
 /* Writes every buffered event and closes the file (exit, fatal error); idempotent. */
 void rv_trace_fini(void);
+/* The same from the handler of a signal that ends the rank (SIGTERM from the launcher, ...):
+ * skipped if this thread was interrupted inside the trace's own writing; never allocates and
+ * leaves the file open (flushed). */
+void rv_trace_fini_signal(void);
 
 /* The file rank 'rank' writes for RIVET_TRACE=spec: each '%' in spec replaced by the rank, else
  * NAME.json -> NAME.<rank>.json, else spec.<rank>. Returns 0, or -1 if it does not fit. */

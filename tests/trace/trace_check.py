@@ -191,6 +191,17 @@ elif case == "bad":
         rc, out = run(env, expect_ok=False)
         check(rc != 0, "%s: the job succeeded" % env)
         check(want in out, "%s: no '%s' in:\n%s" % (env, want, out))
+elif case == "killed":
+    # rank 0 ends the job with gasnet_exit(3) while rank 1 waits: rivetrun ends rank 1 with
+    # SIGTERM, and rank 1 still writes its whole trace
+    rc, out = run({"RIVET_TRACE": spec}, expect_ok=False,
+                  cmd=[rivetrun, "-n", str(NP), "--timeout", "150", prog, "die"])
+    check(rc == 3, "exit status %d, expected 3:\n%s" % (rc, out))
+    check("trace of %d rank(s)" % NP in out and "cut short" not in out, "merge: " + out)
+    d = load(spec)
+    for r in range(NP):
+        expect(d, r, "t_short", N_SHORT, peer=(r + NP - 1) % NP, nbytes=0)
+        expect(d, r, "exit", 1)
 elif case == "threads":
     # rma_threads: per rank, 2 threads x 2000 iterations of PutNB, GetNB, PutNBI, GetNBI
     run({"RIVET_TRACE": spec})

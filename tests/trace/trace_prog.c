@@ -3,7 +3,9 @@
  * counts them in the trace): every rank, to its right neighbour, sends N_SHORT AM Short
  * Requests (2 args), N_MEDIUM AM Medium Requests of MEDIUM_BYTES, N_LONG AM Long Requests of
  * LONG_BYTES, N_PUT blocking Puts of PUT_BYTES, N_GET blocking Gets of GET_BYTES, N_AMO atomic
- * fetch-adds (U64) and one strided VIS Put, then a barrier. Data is checked too. */
+ * fetch-adds (U64) and one strided VIS Put, then a barrier. Data is checked too.
+ * With the argument "die": after the AMs rank 0 calls gasnet_exit(3) while the others wait in
+ * a barrier, which the launcher ends with SIGTERM (their traces must survive that). */
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
@@ -55,6 +57,12 @@ int main(int argc, char **argv)
         RVT_OK(gex_AM_RequestLong0(rvt_tm, peer, H_LONG, buf, LONG_BYTES, rvt_seg_addr(peer, 0),
                                    GEX_EVENT_NOW, 0));
     GASNET_BLOCKUNTIL(got_short == N_SHORT && got_medium == N_MEDIUM && got_long == N_LONG);
+    if (argc > 1 && !strcmp(argv[1], "die")) {
+        rvt_barrier();
+        if (rvt_me == 0) gasnet_exit(3);
+        rvt_barrier(); /* never completes: rank 0 is gone */
+        RVT_FAIL("the barrier without rank 0 completed");
+    }
     rvt_barrier();
     for (int i = 0; i < N_PUT; i++)
         RVT_OK(gex_RMA_PutBlocking(rvt_tm, peer, rvt_seg_addr(peer, 8192 + (uintptr_t)i * PUT_BYTES),
