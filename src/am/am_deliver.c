@@ -2,6 +2,7 @@
 /* am/am_deliver.c: validates each arriving AM and runs its handler (the transport's upcall). */
 #include "am/am_int.h"
 #include "am/am_long.h"
+#include "core/trace.h"
 
 #include <string.h>
 
@@ -76,6 +77,38 @@ static void rv_entry_desc(const gex_AM_Entry_t *e, char *buf, size_t n)
     const char *rr = (f & GEX_FLAG_AM_REQREP) == GEX_FLAG_AM_REQREP ? "Request/Reply"
                    : (f & GEX_FLAG_AM_REQUEST) ? "Request" : "Reply";
     snprintf(buf, n, "%s %s", cat, rr);
+}
+
+const char *rv_am_internal_name(unsigned index, int is_req)
+{
+    static const char *const names[RV_AMI_COUNT] = {
+        [RV_AMI_BARRIER] = "rivet barrier AM",       [RV_AMI_PUT] = "rivet Put chunk AM",
+        [RV_AMI_PUT_ACK] = "rivet Put ack AM",       [RV_AMI_GET] = "rivet Get request AM",
+        [RV_AMI_GET_REPLY] = "rivet Get data AM",    [RV_AMI_AMO] = "rivet atomic AM",
+        [RV_AMI_AMO_REPLY] = "rivet atomic reply AM", [RV_AMI_COLL] = "rivet collective AM",
+        [RV_AMI_VIS_PUT] = "rivet VIS Put AM",       [RV_AMI_VIS_ACK] = "rivet VIS ack AM",
+        [RV_AMI_VIS_GET] = "rivet VIS Get AM",       [RV_AMI_VIS_GETR] = "rivet VIS Get data AM",
+        [RV_AMI_PUT_EP] = "rivet Put chunk AM (endpoint)",
+    };
+    const char *s = index < RV_AMI_COUNT ? names[index] : NULL;
+    return s ? s : is_req ? "rivet internal AM request" : "rivet internal AM reply";
+}
+
+/* RIVET_TRACE: the handler's run as one event, named by the handler's registered name (or
+ * "AM handler"), with the sender, payload size and handler index. */
+static __attribute__((noinline)) void rv_am_run_traced(struct rv_token *tok, rv_am_ifn_t ifn,
+                                                       const gex_AM_Entry_t *e, unsigned kind,
+                                                       void *buf, size_t nb,
+                                                       const rv_am_hdr_t *h)
+{
+    unsigned id = ifn ? RV_TR_AMI_HANDLER : RV_TR_AM_HANDLER;
+    uint64_t t0 = rv_trace_begin(id);
+    if (ifn)
+        ifn(tok, buf, nb, h->args, h->nargs);
+    else
+        rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, tok, buf, nb, h->args, h->nargs);
+    const char *label = ifn ? rv_am_internal_name(h->handler, tok->is_req) : e->gex_name;
+    rv_trace_end(id, t0, label, tok->src, kind == RV_AM_SHORT ? 0 : nb, h->handler);
 }
 
 void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
@@ -157,7 +190,9 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 
     struct rv_token *outer = rv_am_cur_token;
     rv_am_cur_token = &tok;
-    if (internal)
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        rv_am_run_traced(&tok, ifn, e, kind, buf, nb, h);
+    else if (internal)
         ifn(&tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);

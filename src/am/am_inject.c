@@ -2,6 +2,7 @@
 /* am/am_inject.c: AM Request/Reply injection (Short, Medium, Long) and internal sends. */
 #include "am/am_int.h"
 #include "am/am_long.h"
+#include "core/trace.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -113,9 +114,10 @@ void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
     *lc = GEX_EVENT_INVALID; /* locally complete on return */
 }
 
-int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
-                      gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
-                      gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+static inline __attribute__((always_inline)) int
+rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+                gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
     rv_am_hdrbuf_t hb;
     size_t hl = rv_am_hdr_fill(&hb.h, kind, handler, nbytes, dest, nargs, args);
@@ -164,6 +166,34 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
     if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
         return rv_am_loopback(chan, &hb.h, hl, pl, pn);
     return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
+}
+
+/* RIVET_TRACE: the send as one event, named by its call ("rivet internal AM" for the
+ * library's own), with its peer, payload size and handler index. */
+static __attribute__((noinline)) int
+rv_am_send_traced(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+                  gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+                  gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+{
+    unsigned id = (kind & RV_AM_F_INTERNAL) ? RV_TR_AMI_SEND : RV_TR_AM_SEND;
+    uint64_t t0 = rv_trace_begin(id);
+    int rc = rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+    if (!rc)
+        rv_trace_end(id, t0,
+                     (kind & RV_AM_F_INTERNAL) ? rv_am_internal_name(handler, chan == RV_CHAN_REQ)
+                                               : call,
+                     jr, nbytes, handler);
+    return rc;
+}
+
+int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+               gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+               gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+{
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        return rv_am_send_traced(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs,
+                                 args);
+    return rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
 }
 
 /* Collects a call's variadic handler arguments. */

@@ -74,6 +74,8 @@ enum {
     RV_AMI_COUNT = 64
 };
 void rv_am_register_internal(unsigned index, rv_am_ifn_t fn);
+/* The protocol an internal handler index serves, for traces (am_deliver.c). */
+const char *rv_am_internal_name(unsigned index, int is_req);
 
 /* Sends an internal Request (chan RV_CHAN_REQ) or Reply (RV_CHAN_REP) of 'kind'
  * (RV_AM_SHORT, _MEDIUM, _LONG with 'dest' in the target's segment) to a jobrank.

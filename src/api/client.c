@@ -9,6 +9,7 @@
 #include "rma/rma_api.h"
 #include "event/event.h"
 #include "boot/boot.h"
+#include "core/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +48,16 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
         return rv_error_return(GASNET_ERR_BAD_ARG, "gex_Client_Init: unknown flags 0x%x",
                                (unsigned)flags);
 
+    uint64_t t_start = rv_trace_clock();
     rv_config_load();
     rv_boot_info_t bi;
     if (rv_boot_init(&bi) != 0)
         return rv_error_return(GASNET_ERR_RESOURCE, "gex_Client_Init: bootstrap failed");
     rv_job_init(&bi);
+    rv_trace_init(t_start, rv_trace_clock());
+    uint64_t t_tp = rv_trace_clock();
     rv_tp_open();
+    rv_trace_phase("transport open", t_tp);
     rv_poller.poll = rv_tp.ops.poll;
     rv_poller.priv = rv_tp.priv;
 
@@ -82,7 +87,10 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     rv_exit_install();
     rv_client_g = c;
 
+    uint64_t t_bar = rv_trace_clock();
     if (rv_boot_barrier() != 0) rv_fatal("gex_Client_Init: bootstrap barrier failed");
+    rv_trace_phase("start-up barrier", t_bar);
+    rv_trace_phase("gex_Client_Init", t_start);
     *client_p = c;
     *ep_p = ep;
     *tm_p = tm;

@@ -5,6 +5,7 @@
  * GEX_FLAG_IMMEDIATE, the signature check that catches mismatched calls, and a progress
  * hook that advances every collective in flight from any wait. */
 #include "coll/coll_int.h"
+#include "core/trace.h"
 #include "am/am_int.h"
 #include "core/amargs.h"
 
@@ -377,12 +378,22 @@ static void rv_coll_unlink(struct rv_coll_op *o)
     atomic_fetch_sub_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
 }
 
+/* RIVET_TRACE: a collective as an asynchronous span from its initiation to its completion
+ * here, named by its call, keyed by (team, sequence number). */
+static __attribute__((noinline)) void rv_coll_trace(const struct rv_coll_op *o, int begin)
+{
+    unsigned kind = o->sig.kind;
+    rv_trace_async(kind == RV_COLL_BARRIER ? RV_TR_BARRIER : RV_TR_COLL, begin,
+                   rv_coll_kind_name(kind), (uint64_t)o->tid << 32 | o->seq, o->sig.nbytes, o->tid);
+}
+
 /* Called under the lock. */
 static int rv_coll_step(struct rv_coll_op *o)
 {
     if (o->done) return 1;
     if (o->advance(o)) {
         o->done = 1;
+        if (RV_OBS_ON(RV_OBS_TRACE)) rv_coll_trace(o, 0);
         rv_coll_unlink(o);
         for (unsigned i = 0; i < sizeof o->mem / sizeof o->mem[0]; i++) {
             rv_coll_mem_put(o->mem[i]);
@@ -442,6 +453,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->me = tm->rank;
     o->n = tm->size;
     o->rounds = o->ct->rounds;
+    if (RV_OBS_ON(RV_OBS_TRACE)) rv_coll_trace(o, 1);
     return o;
 }
 

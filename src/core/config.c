@@ -3,6 +3,7 @@
  * the rules that bound every value), and parses GASNET_MAX_SEGSIZE. */
 #include "core/config.h"
 #include "core/error.h"
+#include "core/trace.h"
 #include "gasnetex.h"
 
 #include <ctype.h>
@@ -289,6 +290,30 @@ static int rv_config_check_LAUNCH_PORTS(const char *var, const char *v, char *er
     if (rv_config_parse_ports(v, &lo, &hi)) {
         snprintf(err, n, "environment: %s=%s is not a port or a range LOW-HIGH of ports "
                  "(1..65535)", var, v);
+        return -1;
+    }
+    return 0;
+}
+
+static int rv_config_check_TRACE(const char *var, const char *v, char *err, size_t n)
+{
+    if (!strcmp(v, "stderr") || !strcmp(v, "stdout") || !strcmp(v, "-") || strlen(v) > 4000) {
+        snprintf(err, n, "environment: %s=%.64s%s: traces go to files; give a file name of at most "
+                 "4000 characters (each rank writes its own; docs/observability.md)", var, v,
+                 strlen(v) > 64 ? "..." : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int rv_config_check_TRACE_MASK(const char *var, const char *v, char *err, size_t n)
+{
+    uint32_t m;
+    char bad = 0;
+    if (rv_trace_mask_parse(v, &m, &bad)) {
+        snprintf(err, n, "environment: %s=%s: '%c' is not a trace category; use letters of %s "
+                 "(G gets, P puts, R atomics, V VIS, W collectives, B barriers, A AMs, C internal "
+                 "AMs, I phases), or empty for all", var, v, bad, RV_TRACE_LETTERS);
         return -1;
     }
     return 0;

@@ -2,6 +2,7 @@
 /* core/error.c: fatal errors, warnings, verbose output, error names and verbose-error control. */
 #include "core/core.h"
 #include "boot/boot.h"
+#include "core/trace.h"
 
 #include <execinfo.h>
 #include <stdarg.h>
@@ -56,6 +57,7 @@ void rv_fatal(const char *fmt, ...)
     }
     va_end(ap);
     fflush(stdout);
+    rv_trace_fini();        /* the events up to here, as a valid file */
     rv_boot_fatal_job(1);   /* the launcher reports a fatal error, not a gasnet_exit(1) */
     _exit(1);
 }

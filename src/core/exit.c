@@ -10,6 +10,7 @@
  * for that end (rv_exit_await_end) before calling it a failure of its own. */
 #include "core/core.h"
 #include "boot/boot.h"
+#include "core/trace.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -30,6 +31,7 @@ static void rv_exit_sigquit(int sig)
 {
     (void)sig;
     int orig = rv_exit_sig ? (int)rv_exit_sig : SIGTERM;
+    rv_trace_fini_signal(); /* the job is ending: keep this rank's events */
     signal(orig, SIG_DFL);
     sigset_t s;
     sigemptyset(&s);
@@ -74,6 +76,7 @@ static void rv_exit_catch(int sig, void (*fn)(int))
 
 static void rv_atexit(void)
 {
+    rv_trace_fini();
     rv_boot_fini();
 }
 
@@ -99,6 +102,7 @@ void gasnet_exit(int exitcode)
 {
     /* The launcher ends the other ranks with our code; exit() then flushes stdio
      * and runs the client's atexit handlers, like returning from main. */
+    rv_trace_exit_begin();
     if (rv_client_g) rv_boot_exit_job(exitcode);
     exit(exitcode);
 }

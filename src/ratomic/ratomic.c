@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/trace.h"
 
 /* ---- choosing the implementation --------------------------------------------------------- */
 
@@ -138,7 +139,8 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
     ad->map = &rv_segmap;
-    ad->fast_ops = ad->impl == RV_AD_CPU ? ops : 0;
+    /* (0 also while observability is on: every operation then passes the hooks here) */
+    ad->fast_ops = ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
     ad->fast_cpu = ad->cpu[0];
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
@@ -282,8 +284,8 @@ static const rv_segmap_t rv_ad_no_segment;
 /* Everything but the typed signature. On the CPU path: a few compares, one indirect call to
  * the atomic, no allocation, no lock, no system call. */
 static inline __attribute__((always_inline)) gex_Event_t
-rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t rank, void *addr,
-         gex_OP_t op, uint64_t a, uint64_t b, gex_Flags_t flags, int is_nbi)
+rv_ad_op_body(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t rank,
+              void *addr, gex_OP_t op, uint64_t a, uint64_t b, gex_Flags_t flags, int is_nbi)
 {
     if (__builtin_expect(!ad || ad->dt != dt || !op || (op & (op - 1)) || !(op & ad->ops) ||
                              rv_am_in_handler(), 0))
@@ -329,6 +331,30 @@ rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t 
         return GEX_EVENT_INVALID;
     }
     return rv_ad_issue(ad, jr, t, op, a, b, result_p, flags, is_nbi);
+}
+
+/* RIVET_TRACE: the initiation as one event, named by the call, with the peer's jobrank, the
+ * operand size and the opcode. */
+static __attribute__((noinline)) gex_Event_t
+rv_ad_op_traced(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t rank,
+                void *addr, gex_OP_t op, uint64_t a, uint64_t b, gex_Flags_t flags, int is_nbi)
+{
+    uint64_t t0 = rv_trace_begin(RV_TR_AMO);
+    gex_Event_t ev = rv_ad_op_body(call, ad, dt, result_p, rank, addr, op, a, b, flags, is_nbi);
+    if (ev != GEX_EVENT_NO_OP) /* the body checked ad and rank */
+        rv_trace_end(RV_TR_AMO, t0, call,
+                     (flags & GEX_FLAG_RANK_IS_JOBRANK) ? rank : rv_tm_jobrank(ad->tm, rank),
+                     ad->size, (uint32_t)op);
+    return ev;
+}
+
+static inline __attribute__((always_inline)) gex_Event_t
+rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t rank, void *addr,
+         gex_OP_t op, uint64_t a, uint64_t b, gex_Flags_t flags, int is_nbi)
+{
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        return rv_ad_op_traced(call, ad, dt, result_p, rank, addr, op, a, b, flags, is_nbi);
+    return rv_ad_op_body(call, ad, dt, result_p, rank, addr, op, a, b, flags, is_nbi);
 }
 
 #define RV_AD_DEF(DT, T, UT)                                                                   \

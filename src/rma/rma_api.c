@@ -4,6 +4,7 @@
 #include "rma/rma_int.h"
 #include "am/am_int.h"
 #include "rma/rma_api.h"
+#include "core/trace.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -29,7 +30,9 @@ void rv_rma_api_init(void)
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
     /* the primordial team exists by now (gex_Client_Init); other teams and TM-pairs take
      * theirs from it when they are made (coll/tm_split.c) */
-    rv_eps[0]->client->tm0->rma_map = rv_rma_ref_only ? NULL : &rv_segmap;
+    /* (also NULL while observability is on: every Put and Get then passes the hooks here) */
+    rv_eps[0]->client->tm0->rma_map =
+        rv_rma_ref_only || RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? NULL : &rv_segmap;
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
                                              : rv_tp.ops.put ? "direct copies to neighbourhood "
@@ -159,9 +162,9 @@ static void rv_rma_offsets(const char *call, gex_TM_t tm, gex_Rank_t jr, gex_Ran
     }
 }
 
-static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest,
-                              const void *src, size_t nbytes, int lc, gex_Event_t *lcp,
-                              int is_nbi, gex_Flags_t flags)
+static inline __attribute__((always_inline)) gex_Event_t
+rv_rma_put_body(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                size_t nbytes, int lc, gex_Event_t *lcp, int is_nbi, gex_Flags_t flags)
 {
     gex_Rank_t jr = rv_rma_rank(call, tm, rank);
     if (lc == RV_LC_LEAF) *lcp = GEX_EVENT_INVALID;
@@ -187,8 +190,9 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
     return &op->root;
 }
 
-static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank,
-                              void *src, size_t nbytes, int is_nbi, gex_Flags_t flags)
+static inline __attribute__((always_inline)) gex_Event_t
+rv_rma_get_body(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                size_t nbytes, int is_nbi, gex_Flags_t flags)
 {
     gex_Rank_t jr = rv_rma_rank(call, tm, rank);
     if (__builtin_expect(nbytes == 0, 0)) return GEX_EVENT_INVALID;
@@ -208,6 +212,48 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
     return op ? &op->root : GEX_EVENT_INVALID;
 }
 
+/* RIVET_TRACE: the initiation as one event (a blocking call's: with its wait), named by the
+ * call, with the peer's jobrank and the size. */
+static __attribute__((noinline)) gex_Event_t
+rv_rma_put_traced(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                  size_t nbytes, int lc, gex_Event_t *lcp, int is_nbi, gex_Flags_t flags)
+{
+    uint64_t t0 = rv_trace_begin(RV_TR_PUT);
+    gex_Rank_t jr = rv_rma_rank(call, tm, rank);
+    gex_Event_t ev = rv_rma_put_body(call, tm, rank, dest, src, nbytes, lc, lcp, is_nbi, flags);
+    if (ev != GEX_EVENT_NO_OP) rv_trace_end(RV_TR_PUT, t0, call, jr, nbytes, ~0u);
+    return ev;
+}
+
+static __attribute__((noinline)) gex_Event_t
+rv_rma_get_traced(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                  size_t nbytes, int is_nbi, gex_Flags_t flags)
+{
+    uint64_t t0 = rv_trace_begin(RV_TR_GET);
+    gex_Rank_t jr = rv_rma_rank(call, tm, rank);
+    gex_Event_t ev = rv_rma_get_body(call, tm, dest, rank, src, nbytes, is_nbi, flags);
+    if (ev != GEX_EVENT_NO_OP) rv_trace_end(RV_TR_GET, t0, call, jr, nbytes, ~0u);
+    return ev;
+}
+
+static inline __attribute__((always_inline)) gex_Event_t
+rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+           size_t nbytes, int lc, gex_Event_t *lcp, int is_nbi, gex_Flags_t flags)
+{
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        return rv_rma_put_traced(call, tm, rank, dest, src, nbytes, lc, lcp, is_nbi, flags);
+    return rv_rma_put_body(call, tm, rank, dest, src, nbytes, lc, lcp, is_nbi, flags);
+}
+
+static inline __attribute__((always_inline)) gex_Event_t
+rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+           int is_nbi, gex_Flags_t flags)
+{
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        return rv_rma_get_traced(call, tm, dest, rank, src, nbytes, is_nbi, flags);
+    return rv_rma_get_body(call, tm, dest, rank, src, nbytes, is_nbi, flags);
+}
+
 /* Blocking calls make progress: one that waits polls while it waits; one that completed at
  * once (a copy to a mapped peer) polls every RV_RMA_POLL_EVERY-th time on its thread, so a
  * loop of blocking RMA runs the handlers of AMs that arrive meanwhile (docs/completion.md,
@@ -225,9 +271,27 @@ static inline int rv_rma_sync(gex_Event_t ev)
     return 0;
 }
 
+static __attribute__((noinline)) int rv_rma_blocking_traced(int is_get, gex_TM_t tm,
+                                                             gex_Rank_t rank, void *dest,
+                                                             void *src, size_t nbytes,
+                                                             gex_Flags_t flags)
+{
+    const char *call = is_get ? "gex_RMA_GetBlocking" : "gex_RMA_PutBlocking";
+    unsigned id = is_get ? RV_TR_GET : RV_TR_PUT;
+    uint64_t t0 = rv_trace_begin(id);
+    gex_Rank_t jr = rv_rma_rank(call, tm, rank);
+    int rc = is_get ? rv_rma_sync(rv_rma_get_body(call, tm, dest, rank, src, nbytes, 0, flags))
+                    : rv_rma_sync(rv_rma_put_body(call, tm, rank, dest, src, nbytes, RV_LC_NOW,
+                                                  NULL, 0, flags));
+    if (!rc) rv_trace_end(id, t0, call, jr, nbytes, ~0u);
+    return rc;
+}
+
 int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
+    if (RV_OBS_ON(RV_OBS_TRACE))
+        return rv_rma_blocking_traced(0, tm, rank, dest, (void *)src, nbytes, flags);
     return rv_rma_sync(rv_rma_put("gex_RMA_PutBlocking", tm, rank, dest, src, nbytes, RV_LC_NOW,
                                   NULL, 0, flags));
 }
@@ -251,6 +315,7 @@ gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *
 int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
+    if (RV_OBS_ON(RV_OBS_TRACE)) return rv_rma_blocking_traced(1, tm, rank, dest, src, nbytes, flags);
     return rv_rma_sync(rv_rma_get("gex_RMA_GetBlocking", tm, dest, rank, src, nbytes, 0, flags));
 }
 

@@ -5,6 +5,7 @@
 #include "vis/vis_int.h"
 #include "am/am_int.h"
 #include "gasnet_vis.h"
+#include "core/trace.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -299,6 +300,32 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
     return 0;
 }
 
+/* RIVET_TRACE: one VIS call as one event (a blocking one's: with its wait), named by the call,
+ * with the peer's jobrank and the bytes it moves. */
+static size_t rv_vis_memvec_bytes(size_t n, gex_Memvec_t const l[])
+{
+    size_t b = 0;
+    for (size_t i = 0; l && i < n; i++) b += l[i].gex_len;
+    return b;
+}
+
+static size_t rv_vis_strided_bytes(size_t elemsz, const size_t count[], size_t levels)
+{
+    size_t b = elemsz;
+    if (!elemsz || !count) return 0; /* a no-op call may pass NULL */
+    for (size_t i = 0; i <= levels; i++) b *= count[i]; /* count[0..levels] */
+    return b;
+}
+
+static __attribute__((noinline)) void rv_vis_trace(unsigned id, uint64_t t0, const char *call,
+                                                   gex_TM_t tm, gex_Rank_t rank,
+                                                   gex_Flags_t flags, size_t bytes)
+{
+    gex_Rank_t jr = (flags & GEX_FLAG_RANK_IS_JOBRANK) || !tm || rank >= tm->size
+                        ? rank : rv_tm_jobrank(tm, rank);
+    rv_trace_end(id, t0, call, jr, bytes, ~0u);
+}
+
 #define RV_VIS_NAME(kind, dir, form) "gex_VIS_" #kind #dir #form
 
 /* Vector */
@@ -307,17 +334,25 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                 gex_Rank_t srcrank, size_t srccount,                              \
                                 gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
     {                                                                                             \
-        return wrap(rv_vis_vector(RV_VIS_NAME(Vector, Get, form), 1, tm, srcrank, dstcount,       \
-                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));        \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
+        ret r_ = wrap(rv_vis_vector(RV_VIS_NAME(Vector, Get, form), 1, tm, srcrank, dstcount,       \
+                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Vector, Get, form), tm, srcrank, flags, \
+                              rv_vis_memvec_bytes(srccount, srclist));                                               \
+        return r_;                                                                 \
     }
 #define RV_VIS_VPUT(form, ret, wrap)                                                              \
     ret gex_VIS_VectorPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                 \
                                 gex_Memvec_t const dstlist[], size_t srccount,                    \
                                 gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
     {                                                                                             \
-        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Vector, Put, form), tm, dstrank,                 \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
+        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Vector, Put, form), tm, dstrank,                 \
                     rv_vis_vector(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount,       \
-                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags)));       \
+                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags)));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Vector, Put, form), tm, dstrank, flags, \
+                              rv_vis_memvec_bytes(srccount, srclist));                                               \
+        return r_;                                                                 \
     }
 /* Indexed */
 #define RV_VIS_IGET(form, ret, wrap)                                                              \
@@ -325,19 +360,27 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                  size_t dstlen, gex_Rank_t srcrank, size_t srccount,              \
                                  void *const srclist[], size_t srclen, gex_Flags_t flags)         \
     {                                                                                             \
-        return wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Get, form), 1, tm, srcrank, dstcount,     \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
+        ret r_ = wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Get, form), 1, tm, srcrank, dstcount,     \
                                    dstlist, dstlen, srccount, srclist, srclen,                    \
-                                   RV_VIS_FORM_##form, flags));                                   \
+                                   RV_VIS_FORM_##form, flags));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Indexed, Get, form), tm, srcrank, flags, \
+                              srccount * srclen);                                               \
+        return r_;                                                                 \
     }
 #define RV_VIS_IPUT(form, ret, wrap)                                                              \
     ret gex_VIS_IndexedPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                \
                                  void *const dstlist[], size_t dstlen, size_t srccount,           \
                                  void *const srclist[], size_t srclen, gex_Flags_t flags)         \
     {                                                                                             \
-        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Indexed, Put, form), tm, dstrank,                \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
+        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Indexed, Put, form), tm, dstrank,                \
                     rv_vis_indexed(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank, dstcount,     \
                                    dstlist, dstlen, srccount, srclist, srclen,                    \
-                                   RV_VIS_FORM_##form, flags)));                                  \
+                                   RV_VIS_FORM_##form, flags)));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Indexed, Put, form), tm, dstrank, flags, \
+                              srccount * srclen);                                               \
+        return r_;                                                                 \
     }
 /* Strided */
 #define RV_VIS_SGET(form, ret, wrap)                                                              \
@@ -346,9 +389,13 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                  size_t elemsz, const size_t count[], size_t stridelevels,        \
                                  gex_Flags_t flags)                                               \
     {                                                                                             \
-        return wrap(rv_vis_strided(RV_VIS_NAME(Strided, Get, form), 1, tm, srcrank, dstaddr,      \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
+        ret r_ = wrap(rv_vis_strided(RV_VIS_NAME(Strided, Get, form), 1, tm, srcrank, dstaddr,      \
                                    dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
-                                   RV_VIS_FORM_##form, flags));                                   \
+                                   RV_VIS_FORM_##form, flags));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Strided, Get, form), tm, srcrank, flags, \
+                              rv_vis_strided_bytes(elemsz, count, stridelevels));                                               \
+        return r_;                                                                 \
     }
 #define RV_VIS_SPUT(form, ret, wrap)                                                              \
     ret gex_VIS_StridedPut##form(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,                  \
@@ -356,10 +403,14 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
                                  const ptrdiff_t srcstrides[], size_t elemsz,                     \
                                  const size_t count[], size_t stridelevels, gex_Flags_t flags)    \
     {                                                                                             \
-        return wrap(rv_vis_pc_notify(RV_VIS_NAME(Strided, Put, form), tm, dstrank,                \
+        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
+        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Strided, Put, form), tm, dstrank,                \
                     rv_vis_strided(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank, dstaddr,      \
                                    dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
-                                   RV_VIS_FORM_##form, flags)));                                  \
+                                   RV_VIS_FORM_##form, flags)));  \
+        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Strided, Put, form), tm, dstrank, flags, \
+                              rv_vis_strided_bytes(elemsz, count, stridelevels));                                               \
+        return r_;                                                                 \
     }
 
 #define RV_VIS_FORM_NB RV_VIS_NB

@@ -3,6 +3,8 @@
  * rivetrun) and prints the sections asked for from rank 0. */
 #include "info.h"
 #include "core/core.h"
+#include "core/trace.h"
+#include <unistd.h>
 
 #include <gasnet_coll.h>
 
@@ -39,6 +41,10 @@ static void rv_info_usage(FILE *f)
 "  --shape N[/H]          also: the transport a job of N ranks on H hosts (default 1)\n"
 "                         would get here, with this environment; needs no such job;\n"
 "                         may be repeated\n"
+"  --merge-trace PATH [N] merge the per-rank files of RIVET_TRACE=PATH (ranks 0..N-1;\n"
+"                         default: as many as exist from rank 0) into one job trace,\n"
+"                         as rivetrun does after a job (for jobs started by srun,\n"
+"                         mpirun, ...); the rank files stay; starts no client\n"
 "  --help                 this text\n", f);
 }
 
@@ -57,6 +63,40 @@ static int rv_info_parse_shape(const char *s, uint32_t *n, uint32_t *h)
     return 0;
 }
 
+int rv_trace_merge(const char *spec, unsigned np, int remove_parts, const char *who);
+
+static int rv_info_merge_trace(int argc, char **argv)
+{
+    if (argc < 3 || argc > 4 || !argv[2][0]) {
+        fprintf(stderr, "rivet-info: usage: rivet-info --merge-trace PATH [NRANKS]\n");
+        return 2;
+    }
+    const char *spec = argv[2];
+    unsigned long np = 0;
+    if (argc == 4) {
+        char *end;
+        errno = 0;
+        np = strtoul(argv[3], &end, 10);
+        if (errno || *end || np < 1 || np > 1u << 24) {
+            fprintf(stderr, "rivet-info: --merge-trace: NRANKS '%s' is not a number of ranks\n",
+                    argv[3]);
+            return 2;
+        }
+    } else {
+        char path[4200];
+        while (np < 1u << 24 && !rv_trace_rank_path(spec, (unsigned)np, path, sizeof path) &&
+               access(path, R_OK) == 0)
+            np++;
+        if (!np) {
+            rv_trace_rank_path(spec, 0, path, sizeof path);
+            fprintf(stderr, "rivet-info: --merge-trace %s: no rank file (the first would be %s)\n",
+                    spec, path);
+            return 1;
+        }
+    }
+    return rv_trace_merge(spec, (unsigned)np, 0, "rivet-info") ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned sections = 0;
@@ -64,6 +104,7 @@ int main(int argc, char **argv)
     int namo = 0;
     uint32_t shape_n[8], shape_h[8];
     int nshape = 0;
+    if (argc > 1 && !strcmp(argv[1], "--merge-trace")) return rv_info_merge_trace(argc, argv);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

@@ -286,6 +286,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(rv_run_launcher_pick(&job.opt), "slurm")) {
         rc = rv_run_slurm(&job.opt);
+        if (rv_cfg.TRACE[0]) rv_trace_merge(rv_cfg.TRACE, job.opt.np, 1, "rivetrun");
         rv_run_opts_free(&job.opt);
         return rc;
     }
@@ -342,6 +343,7 @@ int main(int argc, char **argv)
     rv_run_reap_orphans(&job);
     rv_run_shm_cleanup(&job);
     rv_run_log(&job, "job done, exit status %d", rc);
+    if (rv_cfg.TRACE[0]) rv_trace_merge(rv_cfg.TRACE, job.opt.np, 1, "rivetrun");
     free(job.rank);
     rv_run_opts_free(&job.opt);
     close(job.sigfd);
