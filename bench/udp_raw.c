@@ -2,7 +2,8 @@
 /* bench/udp_raw.c: raw kernel UDP numbers, the yardstick for Rivet's udp transport: a datagram
  * ping-pong round trip (udp_rtt) and a one-way datagram stream (udp_stream), both busy-polling
  * non-blocking sockets on 127.0.0.1 like the transport's poll. The stream is windowed as the
- * transport's is: at most 64 datagrams unacknowledged, the receiver returning a credit datagram
+ * transport's is: at most 64 datagrams unacknowledged (fewer when they would not fit the
+ * socket's receive buffer), the receiver returning a credit datagram
  * every 16, so the socket buffers never overflow and the number is what a reliable sender could
  * reach. Two processes (fork), ports swapped over a socketpair: no Rivet, no launcher. */
 #ifndef _GNU_SOURCE
@@ -25,6 +26,7 @@
 
 typedef struct {
     int me, sock, fd;
+    long win; /* stream window: 64 datagrams, fewer when that would overflow the buffer */
     struct sockaddr_in peer;
     unsigned char *buf;
 } raw_t;
@@ -95,52 +97,67 @@ static double pingpong(raw_t *r, size_t n, long iters)
     return t / (double)iters;
 }
 
-/* A stream of 'iters' n-byte datagrams from rank 0 to rank 1, at most WINDOW unacknowledged.
- * Returns MB/s as rank 1 received them (a lost datagram, not expected on loopback with the
- * window, is made up for by the sender's timeout so the run ends). */
+/* A stream of 'iters' n-byte datagrams from rank 0 to rank 1, at most r->win unacknowledged,
+ * each tagged (trial, index) so that nothing of an earlier trial is counted. Returns MB/s as
+ * rank 1 received them. A lost datagram (not expected: the window fits the receive buffer)
+ * stalls the sender 50 ms, which then goes on, and shows as a slower trial. */
 static double stream(raw_t *r, size_t n, long iters)
 {
+    static int64_t trial;
+    trial++;
     sync2(r);
-    double t0 = bu_now(), t;
+    double t0 = bu_now(), t = 0;
+    int64_t *tag = (int64_t *)(void *)r->buf;
+    long got = 0;
     if (r->me == 0) {
         long sent = 0, credited = 0;
         double stall = 0;
         while (credited < iters) {
-            while (sent < iters && sent - credited < WINDOW) {
+            while (sent < iters && sent - credited < r->win) {
+                tag[0] = trial;
+                tag[1] = sent++;
                 snd(r, n);
-                sent++;
             }
             ssize_t k = recv(r->fd, r->buf, DMAX, MSG_DONTWAIT);
-            if (k == 8) {
-                int64_t c;
-                memcpy(&c, r->buf, 8);
-                if (c > credited) credited = c;
+            if (k == 16 && tag[0] == trial) {
+                if (tag[1] > credited) credited = (long)tag[1];
                 stall = 0;
             } else if (stall == 0) {
                 stall = bu_now();
-            } else if (bu_now() - stall > 0.05) { /* a lost datagram or credit: go on */
+            } else if (bu_now() - stall > 0.05) { /* a datagram or credit was lost: go on */
                 credited = sent;
                 stall = 0;
             }
         }
-        t = bu_now() - t0;
+        char done = 1;
+        if (write(r->sock, &done, 1) != 1) exit(1);
     } else {
-        long got = 0;
-        while (got < iters) {
-            size_t k = rcv(r);
-            if (k != n) continue;
+        int done = 0;
+        while (got < iters && !done) {
+            ssize_t k = recv(r->fd, r->buf, DMAX, MSG_DONTWAIT);
+            if (k < 0) {
+                char c;
+                done = recv(r->sock, &c, 1, MSG_DONTWAIT) == 1; /* the sender gave up */
+                continue;
+            }
+            if ((size_t)k != n || tag[0] != trial) continue;
             got++;
+            t = bu_now() - t0;
             if (got % CREDIT == 0 || got == iters) {
-                int64_t c = got;
-                sendto(r->fd, &c, 8, 0, (struct sockaddr *)&r->peer, sizeof r->peer);
+                int64_t c[2] = { trial, got };
+                sendto(r->fd, c, sizeof c, 0, (struct sockaddr *)&r->peer, sizeof r->peer);
             }
         }
-        t = bu_now() - t0;
+        char c;
+        if (!done && read(r->sock, &c, 1) != 1) exit(1);
     }
-    double secs;
-    xfer(r->sock, &t, &secs, sizeof t); /* rank 0 reports rank 1's time */
-    if (r->me == 0) t = secs;
-    return (double)n * (double)iters / t / 1e6;
+    double res[2] = { t, (double)got }, peer[2];
+    xfer(r->sock, res, peer, sizeof res); /* rank 0 reports what rank 1 received */
+    if (r->me == 0) {
+        t = peer[0];
+        got = (long)peer[1];
+    }
+    return t > 0 ? (double)n * (double)got / t / 1e6 : 0;
 }
 
 static void run(raw_t *r, bu_opts_t *o)
@@ -161,6 +178,11 @@ static void run(raw_t *r, bu_opts_t *o)
         for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
             size_t n = sz[i];
             if (n > o->max_size && i > 0) break;
+            int rb = 0;
+            socklen_t rl = sizeof rb;
+            getsockopt(r->fd, SOL_SOCKET, SO_RCVBUF, &rb, &rl);
+            r->win = rb / (long)(3 * n) < WINDOW ? rb / (long)(3 * n) : WINDOW;
+            if (r->win < 4) r->win = 4;
             long iters = bu_iters(o, 20000, n, 256.0 * 1024 * 1024, 64);
             stream(r, n, iters / 4 + 1);
             for (int t = 0; t < o->trials; t++) vals[t] = stream(r, n, iters);
