@@ -5,6 +5,9 @@
 # fraction of every rank's outgoing datagrams (RIVET_UDP_*_PERMILLE): every payload is checked
 # by the suites; stray and spoofed datagrams from outside the job (udp_transport stray); a rank
 # that stops polling bounds its senders and ends the job with a message (udp_transport deaf).
+# Then the same suites through a relay process on the wire (udp_relay.c: loss, duplicates,
+# reordering, delay, fuzz, a rank cut off), and multi-host jobs in tests/boot
+# (boot_multihost_udp_*).
 set(udp_env "RIVET_PSHM=0;RIVET_TRANSPORT=udp")
 function(udp_run name np env prog)
   add_test(NAME ${name}_np${np}
