@@ -29,6 +29,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -168,12 +169,10 @@ static void fuzz(uint32_t from, uint32_t to, const unsigned char *d, size_t len)
         for (int i = 0; i < 8 && len; i++) m[rnd() % len] ^= (unsigned char)(1u + rnd() % 255);
         n = (size_t)(rnd() % (len + 64));
         break;
-    case 6: /* bogus acknowledgements */
-        if (len >= sizeof *h)
-            for (int c = 0; c < 2; c++) {
-                h->ack_rcv[c] = (uint32_t)rnd();
-                h->ack_free[c] = h->ack_rcv[c] + (uint32_t)(rnd() % 100);
-            }
+    case 6: /* bogus acknowledgements and the rest of the header: random bytes behind the
+             * token and rank (no field names: the header may grow) */
+        for (size_t i = offsetof(rv_udp_hdr_t, src) + sizeof h->src; i < sizeof *h && i < len; i++)
+            m[i] = (unsigned char)rnd();
         break;
     case 7: /* from the sender's own stand-in port: a wrong token, the rest intact */
     case 8:
