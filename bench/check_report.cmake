@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # bench/check_report.cmake: feeds scripts/bench_report.py a small results.json with Rivet and
-# GASNet-EX peer lines (barrier, bench_np, bench_imm) and checks the ratios it reports.
+# GASNet-EX peer lines (barrier, bench_np, bench_imm, the udp group) and checks the ratios it reports.
 # -DPY=python3 -DREPORT=scripts/bench_report.py -DDIR=<scratch directory>
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
@@ -13,6 +13,9 @@ file(WRITE "${DIR}/results.json"
 {\"benchmark\":\"am_medium_gen_rtt\",\"system\":\"gasnet-ex-smp\",${c},\"size\":4096,\"metric\":\"latency\",\"value\":3.2,\"unit\":\"us\",\"variant\":\"np\",\"samples\":[3.2],\"group\":\"np\"}
 {\"benchmark\":\"imm_am_medium\",\"system\":\"rivet-shm\",\"ranks\":4,\"trials\":1,\"round\":1,\"size\":4096,\"metric\":\"time_per_op\",\"value\":20,\"unit\":\"us\",\"variant\":\"full-static\",\"samples\":[20],\"imm_fails\":0,\"group\":\"imm-np4\"}
 {\"benchmark\":\"imm_am_medium\",\"system\":\"rivet-shm\",\"ranks\":4,\"trials\":1,\"round\":1,\"size\":4096,\"metric\":\"time_per_op\",\"value\":10,\"unit\":\"us\",\"variant\":\"full-imm\",\"samples\":[10],\"imm_fails\":77,\"group\":\"imm-np4\"}
+{\"benchmark\":\"am_short_rtt\",\"system\":\"rivet-udp\",${c},\"size\":0,\"metric\":\"latency\",\"value\":10,\"unit\":\"us\",\"samples\":[10],\"group\":\"udp-am\"}
+{\"benchmark\":\"udp_rtt\",\"system\":\"udp-raw\",${c},\"size\":8,\"metric\":\"latency\",\"value\":8,\"unit\":\"us\",\"variant\":\"pingpong\",\"samples\":[8],\"group\":\"udp\"}
+{\"benchmark\":\"am_short_rtt\",\"system\":\"gasnet-ex-udp\",${c},\"size\":0,\"metric\":\"latency\",\"value\":20,\"unit\":\"us\",\"samples\":[20],\"group\":\"udp-am\"}
 ")
 execute_process(COMMAND "${PY}" "${REPORT}" --out "${DIR}" --no-plots --rounds 1
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -27,7 +30,10 @@ foreach(want
     # FP 2.0 / NP 1.6 = 1.25; NP Rivet 1.6 / GASNet 3.2 = 0.5
     "| 4 KiB | 2.00 | 1.60 | 1.25 (1.25) | - | 3.20 | - (-) | 0.500 |"
     # static 20, imm 10: the seed's reduction 100 (20 - 10) / 20
-    "| am_medium | full | 4 | 20.0 | 10.0 | +50.0 | 77 |")
+    "| am_medium | full | 4 | 20.0 | 10.0 | +50.0 | 77 |"
+    # udp: Rivet 10 / raw 8 = 1.25 (goal <= 1.3 met); Rivet 10 / GASNet-EX udp 20 = 0.5
+    "| AM Short round trip / raw UDP 8 B ping-pong | <= 1.3 | 10.0 / 8.00 us | 1.25 | 1.25 | **met** |"
+    "| AM Short round trip / GASNet-EX udp's | <= 0.8 | 10.0 / 20.0 us | 0.500 | 0.500 | **met** |")
   string(FIND "${rep}" "${want}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "report.md lacks:\n${want}\n--- report.md:\n${rep}")

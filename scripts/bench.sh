@@ -19,7 +19,7 @@ usage: scripts/bench.sh [--smoke] [--build-dir DIR] [--rounds N] [--trials N]
   --no-build     do not build (the bench targets must exist)
   --no-install   never call apt-get, only print what is missing
   --np N         ranks per job (default 2)
-  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,ucx,vis,np,
+  --groups G,... only these groups (lat,bw,am,inject,barrier,coll,amo,ofi,udp,ucx,vis,np,
                  imm); default all
   --gasnet-prefix  installed GASNet-EX to compare with (default: $GASNET_PREFIX, else the
                  CMake cache variable GASNET_PREFIX of the build directory); a :-list is searched
@@ -365,6 +365,18 @@ rivet_np() { # transport(shm|ofi) np group round program args...
     run "rivet-$t" "$group" "$round" "" env "${e[@]}" "$RIVETRUN" --timeout "$TIMEOUT" -n "$np" \
         "$BIN/$prog" --system "rivet-$t" "${COMMON[@]}" "$@"
 }
+# The udp transport between 2 ranks on this host with RIVET_PSHM=0 ("rivet-udp"), next to raw
+# kernel UDP sockets (bench/udp_raw, "udp-raw"), rivet-ofi and GASNet-EX's udp conduit. Numbers
+# and ratios: docs/benchmarks.md, "udp transport".
+rivet_udp() { # group round program args...
+    local group=$1 round=$2; shift 2
+    run rivet-udp "$group" "$round" "" env RIVET_PSHM=0 RIVET_TRANSPORT=udp "$RIVETRUN" \
+        --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-udp "${COMMON[@]}" "${@:2}"
+}
+udp_raw() { # group round args...
+    local group=$1 round=$2; shift 2
+    run udp-raw "$group" "$round" "" "$BIN/udp_raw" --system udp-raw "${COMMON[@]}" "$@"
+}
 ofi_raw() { # group round args...
     local group=$1 round=$2; shift 2
     run libfabric-raw "$group" "$round" "" "$BIN/ofi_raw" --system libfabric-raw "${COMMON[@]}" "$@"
@@ -557,6 +569,21 @@ for ((r = 1; r <= ROUNDS; r++)); do
         for cfg in auto ref; do rivet_ofi_amo "$r" "$cfg"; done
     fi
 
+    if want udp && [ -x "$BIN/udp_raw" ]; then
+        log "round $r/$ROUNDS: network transport (udp), raw UDP sockets, ofi, GASNet-EX udp"
+        UDP_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && UDP_SIZES=(--max-size 4K)
+        udp_raw udp "$r" "${UDP_SIZES[@]}"
+        rivet_udp udp-am "$r" bench_am --only am_short_rtt --scale 0.1
+        gasnet udp udp-am "$r" bench_am --only am_short_rtt --scale 0.1
+        rivet_udp udp "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${UDP_SIZES[@]}"
+        gasnet udp udp "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${UDP_SIZES[@]}"
+        # rivet-ofi in the same round unless the ofi group measures it anyway
+        if ! want ofi && [ -x "$BIN/ofi_raw" ]; then
+            rivet_ofi udp-ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${UDP_SIZES[@]}"
+            rivet_ofi udp-ofi-am "$r" "" bench_am --only am_short_rtt --scale 0.1
+        fi
+    fi
+
     # (every round when the ucx group runs alone: its report table is best of the rounds)
     if want ucx && "$BUILD/bin/rivet-info" --transports 2>/dev/null | grep -qE "^ *ucx .*(accepts|declines)" &&
        { [ "$r" -le 2 ] || [ "$BGROUPS" = ucx ]; }; then
@@ -614,7 +641,7 @@ else
     log "no python3: results only, no report"
 fi
 # The suite reports; it fails only when Rivet itself did not run cleanly.
-if grep -P '^rivet-(shm|ofi)\t' "$RUNS" | cut -f4 | grep -qv '^ok$'; then
+if grep -P '^rivet-(shm|ofi|udp)\t' "$RUNS" | cut -f4 | grep -qv '^ok$'; then
     log "some Rivet runs failed (see $RUNS)"; exit 1
 fi
 exit 0

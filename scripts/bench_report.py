@@ -412,6 +412,88 @@ def vis_tables(st):
 OFI, RAW = "rivet-ofi", "libfabric-raw"
 
 
+# ---- the udp transport next to raw UDP sockets, ofi and GASNet-EX's udp conduit ---------------
+UDP, URAW, GUDP = "rivet-udp", "udp-raw", "gasnet-ex-udp"
+UDP_STREAM_DGRAM = 8192  # the raw stream row the put flood is held against (RIVET_UDP_DGRAM)
+
+
+def udp_tables(st):
+    """Rivet over the udp transport (RIVET_PSHM=0, 2 ranks) against bench/udp_raw (kernel UDP,
+    busy-polling), rivet-ofi, and GASNet-EX's udp conduit. Empty when none of it ran."""
+    if not st.sizes("am_short_rtt", UDP) and not st.sizes("udp_rtt", URAW):
+        return []
+    L = ["## Network transport: Rivet over udp vs raw UDP sockets, ofi and GASNet-EX udp", "",
+         "2 ranks on this host, shared memory off: RIVET_PSHM=0 RIVET_TRANSPORT=udp (`rivet-udp`), "
+         "bench/udp_raw (`udp-raw`: two processes, non-blocking sockets on 127.0.0.1, busy-polling; "
+         "`udp_rtt` an n-byte datagram ping-pong, `udp_stream` n-byte datagrams with 64 in flight "
+         "and a credit every 16), `rivet-ofi` and GASNet-EX's udp conduit "
+         "(GASNET_SUPERNODE_MAXSIZE=1). Ratios of bests (best of all trials of all rounds); the "
+         "median per-round ratio pairs measurements taken minutes apart at most.", ""]
+
+    def val(bench, system, variant, size, metric):
+        x = st.stat(bench, system, variant, "", size, metric)
+        return x and x["best"]
+
+    def per_round(a, b):
+        out = []
+        for n in st.rounds():
+            x = ratio(st.round_best(n, *a), st.round_best(n, *b))
+            if x is not None:
+                out.append(x)
+        return statistics.median(out) if out else None
+
+    am = ("am_short_rtt", UDP, None, "", 0, "latency")
+    put8 = ("put_latency", UDP, "blocking", "", 8, "latency")
+    flood = ("put_bw", UDP, "nbi_bulk", "", 1 << 20, "bandwidth")
+    rtt = ("udp_rtt", URAW, "pingpong", "", 8, "latency")
+    strm = ("udp_stream", URAW, "window64", "", UDP_STREAM_DGRAM, "bandwidth")
+    g_am = ("am_short_rtt", GUDP, None, "", 0, "latency")
+    g_put8 = ("put_latency", GUDP, "blocking", "", 8, "latency")
+    g_flood = ("put_bw", GUDP, "nbi_bulk", "", 1 << 20, "bandwidth")
+    rows = []
+    for name, a, b, unit, target, ok in (
+            ("AM Short round trip / raw UDP 8 B ping-pong", am, rtt, "us", "<= 1.3", lambda x: x <= 1.3),
+            ("8 B blocking put / Rivet AM Short round trip", put8, am, "us", "<= 1.5", lambda x: x <= 1.5),
+            ("1 MiB put flood / raw UDP stream (8 KiB datagrams)", flood, strm, "MB/s", ">= 0.7", lambda x: x >= 0.7),
+            ("AM Short round trip / GASNet-EX udp's", am, g_am, "us", "<= 0.8", lambda x: x <= 0.8),
+            ("8 B blocking put / GASNet-EX udp's", put8, g_put8, "us", "<= 0.8", lambda x: x <= 0.8),
+            ("1 MiB put flood / GASNet-EX udp's", flood, g_flood, "MB/s", ">= 1", lambda x: x >= 1)):
+        va, vb = st.stat(*a), st.stat(*b)
+        va, vb = va and va["best"], vb and vb["best"]
+        q = ratio(va, vb)
+        med = per_round(a, b)
+        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
+        if q is not None and med is not None and ok(med) != ok(q):
+            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        rows.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
+            name, target, fmt(va, unit), fmt(vb, unit), unit, fmt(q), fmt(med), status))
+    L += ["| goal | target | values (best of N) | ratio of bests | median per-round ratio | status |",
+          "|---|---|---|---|---|---|"] + rows + [""]
+    L += ["| measurement | rivet-udp best (median) | udp-raw best | rivet-ofi best | gasnet-ex-udp best |",
+          "|---|---|---|---|---|"]
+
+    def cell(bench, system, variant, size, metric, unit):
+        x = st.stat(bench, system, variant, "", size, metric)
+        if not x:
+            return "-"
+        return "%s (%s)" % (fmt(x["best"], unit), fmt(x["median"], unit)) if system == UDP else fmt(x["best"], unit)
+
+    for label, bench, variant, size, metric, unit, rawb, rawv, raws in (
+            ("AM Short round trip (us)", "am_short_rtt", None, 0, "latency", "us", "udp_rtt", "pingpong", 8),
+            ("8 B blocking put (us)", "put_latency", "blocking", 8, "latency", "us", None, None, 0),
+            ("4 KiB blocking put (us)", "put_latency", "blocking", 4096, "latency", "us", "udp_rtt", "pingpong", 4096),
+            ("64 KiB put flood (MB/s)", "put_bw", "nbi_bulk", 65536, "bandwidth", "MB/s", "udp_stream", "window64", 65000),
+            ("1 MiB put flood (MB/s)", "put_bw", "nbi_bulk", 1 << 20, "bandwidth", "MB/s", "udp_stream", "window64", UDP_STREAM_DGRAM)):
+        raw = cell(rawb, URAW, rawv, raws, metric, unit) if rawb else "-"
+        if rawb:
+            raw += " (%s %s)" % (rawb, fmt_size(raws))
+        L.append("| %s | %s | %s | %s | %s |" % (
+            label, cell(bench, UDP, variant, size, metric, unit), raw,
+            cell(bench, OFI, variant, size, metric, unit), cell(bench, GUDP, variant, size, metric, unit)))
+    L.append("")
+    return L
+
+
 def ofi_tables(st, meta=None):
     """Rivet over the ofi transport (RIVET_PSHM=0, 2 ranks) against bench/ofi_raw with the same
     provider, and AM Long's two protocols side by side. Empty when neither ran."""
@@ -1110,6 +1192,7 @@ def main():
         L += t
 
     L += ofi_tables(st, meta)
+    L += udp_tables(st)
     L += ucx_tables(st)
 
     secs = defaultdict(float)

@@ -5,6 +5,9 @@
 # fraction of every rank's outgoing datagrams (RIVET_UDP_*_PERMILLE): every payload is checked
 # by the suites; stray and spoofed datagrams from outside the job (udp_transport stray); a rank
 # that stops polling bounds its senders and ends the job with a message (udp_transport deaf).
+# Then the same suites through a relay process on the wire (udp_relay.c: loss, duplicates,
+# reordering, delay, fuzz, a rank cut off), and multi-host jobs in tests/boot
+# (boot_multihost_udp_*).
 set(udp_env "RIVET_PSHM=0;RIVET_TRANSPORT=udp")
 function(udp_run name np env prog)
   add_test(NAME ${name}_np${np}
@@ -36,3 +39,48 @@ foreach(lvl 1 10)
   udp_run(udp_loss${lvl}_small_dgram_am_args 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=1472" am_args)
 endforeach()
 udp_run(udp_small_dgram_rma_many 2 "RIVET_UDP_DGRAM=1472" rma_many)
+
+# The same through a real bad network: tests/transport/udp_relay sits between the ranks
+# (RIVET_UDP_RELAY), dropping, duplicating, holding back and delaying datagrams on the wire; the
+# ranks' own test aids are off. The API suites check every payload; the relay fails a job
+# that did not go through it.
+add_executable(udp_relay udp_relay.c)
+target_include_directories(udp_relay PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include
+                           ${PROJECT_BINARY_DIR}/include)
+target_link_libraries(udp_relay PRIVATE rivet_static)
+# udp_relay_run(<name> <np> <relay options> <env> <program> [args...])
+function(udp_relay_run name np relay env prog)
+  add_test(NAME ${name}_np${np}
+           COMMAND $<TARGET_FILE:udp_relay> --ranks ${np} ${relay} --
+                   $<TARGET_FILE:rivetrun> --timeout ${RIVET_NET_JOB_TIMEOUT} -n ${np} $<TARGET_FILE:${prog}> ${ARGN})
+  set_tests_properties(${name}_np${np} PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT} LABELS "transport;udp"
+                       ENVIRONMENT "${udp_env};RIVET_UDP_RTO_US=3000;${env}")
+endfunction()
+set(udp_relay1  --drop 10 --dup 10 --reorder 10 --delay-us 20 --jitter-us 100 --reorder-us 500)
+set(udp_relay10 --drop 100 --dup 50 --reorder 50 --delay-us 20 --jitter-us 200 --reorder-us 1000)
+foreach(lvl 1 10)
+  set(rl "${udp_relay${lvl}}")
+  foreach(t am_args am_flood am_npam rma_val legacy_barrier)
+    udp_relay_run(udp_relay${lvl}_${t} 2 "${rl}" "" ${t})
+  endforeach()
+  # (np 4 on 2 cores with the relay: a fifth of the requests, the default retransmission timeout)
+  udp_relay_run(udp_relay${lvl}_am_flood 4 "${rl}" "RIVET_UDP_RTO_US=20000" am_flood 1000)
+  udp_relay_run(udp_relay${lvl}_rma_sizes_ref 2 "${rl}" "RIVET_RMA=ref" rma_sizes)
+  udp_relay_run(udp_relay${lvl}_ratomic_ops 2 "${rl}" "RIVET_RATOMIC=ref" ratomic_ops)
+  udp_relay_run(udp_relay${lvl}_vis_strided 2 "${rl}" "RIVET_VIS=ref" vis_rand strided)
+  udp_relay_run(udp_relay${lvl}_coll_reduce 3 "${rl}" "" coll_reduce)
+  udp_relay_run(udp_relay${lvl}_small_dgram_am_args 2 "${rl}" "RIVET_UDP_DGRAM=1472" am_args)
+endforeach()
+# fuzz: garbage next to 1 in 20 real datagrams (from outside the job, and from the senders'
+# own addresses with wrong tokens or cut headers), with loss on; the suites' checks must hold
+udp_relay_run(udp_relay_fuzz_am_args 2 "--fuzz;50;--drop;10" "" am_args)
+udp_relay_run(udp_relay_fuzz_rma_val 2 "--fuzz;50;--drop;10" "" rma_val)
+udp_relay_run(udp_relay_fuzz_stray 4 "--fuzz;200" "" udp_transport stray)
+# a rank that disappears from the network (the relay drops all its traffic after a while)
+# ends the job with a message naming it, never a hang
+add_test(NAME udp_relay_cut_np3
+         COMMAND ${RIVET_EXPECT} "udp: rank [0-9]+ unreachable: no acknowledgement for 2 s"
+                 $<TARGET_FILE:udp_relay> --ranks 3 --cut 1:3000 --drop 10 --
+                 $<TARGET_FILE:rivetrun> --timeout ${RIVET_NET_JOB_TIMEOUT} -n 3 $<TARGET_FILE:udp_transport> talk)
+set_tests_properties(udp_relay_cut_np3 PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT}
+                     LABELS "transport;udp;fault" ENVIRONMENT "${udp_env};RIVET_UDP_PEER_TIMEOUT=2")

@@ -10,7 +10,11 @@
  *   udp_transport deaf    rank 1 stops polling; rank 0 sends it AM Requests with
  *                 GEX_FLAG_IMMEDIATE until one is refused (the send window bounds what a sender
  *                 holds), then blocking ones, one of which waits: the job must end with
- *                 "rank 1 unreachable" (RIVET_UDP_PEER_TIMEOUT), never hang */
+ *                 "rank 1 unreachable" (RIVET_UDP_PEER_TIMEOUT), never hang
+ *   udp_transport talk    every rank sends checked AM Medium Requests to every other, answered,
+ *                 for up to 60 s: run through tests/transport/udp_relay --cut, which makes a
+ *                 rank disappear from the network meanwhile; the job must end with "rank N
+ *                 unreachable" well before (a normal end here is a failure) */
 #include "rv_test.h"
 #include "transport/transport.h"
 #include "transport/udp/udp_int.h"
@@ -19,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { H_REQ = GEX_AM_INDEX_BASE, H_ACK };
@@ -131,6 +136,33 @@ static void test_deaf(void)
     RVT_CHECK(0, "1000 blocking AMs to a rank that never polls returned");
 }
 
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void test_talk(void)
+{
+    (void)udp();
+    rvt_barrier();
+    unsigned char *buf = malloc(LEN);
+    RVT_CHECK(buf != NULL, "malloc");
+    uint64_t start = now_ns();
+    int sent = 0;
+    for (int i = 0; now_ns() - start < 60000000000ull; i++)
+        for (gex_Rank_t r = 0; r < rvt_n; r++) {
+            if (r == rvt_me) continue;
+            gex_AM_Arg_t seed = (gex_AM_Arg_t)(rvt_me * 100000u + (unsigned)(i % 100000));
+            rvt_fill(buf, LEN, (uint64_t)seed);
+            RVT_OK(gex_AM_RequestMedium1(rvt_tm, r, H_REQ, buf, LEN, GEX_EVENT_NOW, 0, seed));
+            sent++;
+            GASNET_BLOCKUNTIL(acks + 64 >= sent);
+        }
+    RVT_CHECK(0, "60 s of traffic and nobody disappeared (run through udp_relay --cut)");
+}
+
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 0);
@@ -142,6 +174,7 @@ int main(int argc, char **argv)
     const char *mode = argc > 1 ? argv[1] : "stray";
     if (!strcmp(mode, "stray")) test_stray();
     else if (!strcmp(mode, "deaf")) test_deaf();
+    else if (!strcmp(mode, "talk")) test_talk();
     else RVT_CHECK(0, "unknown mode %s", mode);
     return rvt_done("udp_transport");
 }
