@@ -113,6 +113,7 @@ const char *rv_coll_kind_name(unsigned kind)
         [RV_COLL_ALLTOALL] = "rivet_Coll_AlltoallNB",   [RV_COLL_TM_SPLIT] = "gex_TM_Split",
         [RV_COLL_TM_CREATE] = "gex_TM_Create",          [RV_COLL_TM_DESTROY] = "gex_TM_Destroy",
         [RV_COLL_EP_PUBLISH] = "gex_EP_PublishBoundSegment", [RV_COLL_SCATTER] = "gasnet_coll_scatter",
+        [RV_COLL_G1_BARRIER] = "gasnet_barrier_notify",
     };
     return kind < RV_COLL_KINDS && names[kind] ? names[kind] : "an unknown collective";
 }
@@ -127,8 +128,8 @@ static gex_Rank_t rv_coll_team_rank_of(const struct rv_tm *tm, gex_Rank_t jobran
 /* A message's signature must equal the local call's: the spec requires every member
  * to make the same collective calls on a team in the same order with the same
  * single-valued arguments. Anything else would corrupt memory or hang; stop instead. */
-static void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
-                               const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
+void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
+                        const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
 {
     gex_Rank_t them = rv_coll_team_rank_of(tm, src_jobrank);
     char what[200];
@@ -436,6 +437,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->tm = tm;
     o->tid = tm->id;
     o->seq = tm->coll->seq++;
+    rv_coll_lines_publish(o->ct, sig->kind);
     o->sig = *sig;
     o->advance = advance;
     o->root = GEX_RANK_INVALID;
@@ -539,6 +541,7 @@ void rv_coll_team_init(struct rv_tm *tm)
     ct->hier = ct->one_nbrhd ? NULL : rv_coll_hier_new(tm);
     tm->coll = ct;
     if (tm->id == 0) {
+        rv_coll_lines_init(ct);
         rv_coll_hier_config();
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
         rv_progress_register(rv_coll_progress);
@@ -558,6 +561,7 @@ void rv_coll_team_fini(struct rv_tm *tm)
     *pp = ct->hnext;
     pthread_mutex_unlock(&rv_coll_lock);
     rv_coll_hier_free(ct->hier);
+    free(ct->lines);
     free(ct);
     tm->coll = NULL;
 }

@@ -37,6 +37,7 @@ static char rv_shm_tsan_sync;
 #endif
 
 #define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
+#define RV_SHM_SYNC_BYTES 64u           /* the sync line (transport.h) after a queue's rings */
 #define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
 
 static size_t rv_shm_pow2(size_t v)
@@ -89,7 +90,7 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     s->secret = job->secret;
     s->cap = rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE);
     s->stride = RV_SHM_RING_BYTES(s->cap);
-    s->qlen = (size_t)s->size * 2 * s->stride;
+    s->qlen = (size_t)s->size * 2 * s->stride + RV_SHM_SYNC_BYTES; /* rings, then sync line */
     /* Every rank of this host makes one queue file: they must fit in /dev/shm (a page touched
      * beyond its free space would kill the process with SIGBUS). */
     struct statvfs fs;
@@ -208,6 +209,13 @@ static int rv_shm_poll(void *priv, unsigned chan_mask)
     return n;
 }
 
+/* Each rank's sync line sits after the rings of its queue object, which every rank maps. */
+static uint64_t *rv_shm_sync_line(void *priv, gex_Rank_t rank)
+{
+    rv_shm_t *s = priv;
+    return (uint64_t *)(void *)((char *)s->qmap[rank] + (size_t)s->size * 2 * s->stride);
+}
+
 static const rv_tp_ops_t rv_shm_ops = {
     .size = sizeof(rv_tp_ops_t),
     .send = rv_shm_send,
@@ -215,6 +223,7 @@ static const rv_tp_ops_t rv_shm_ops = {
     .reserve = rv_shm_reserve,
     .commit = rv_shm_commit,
     .unreserve = rv_shm_unreserve,
+    .sync_line = rv_shm_sync_line,
 };
 
 const rv_tp_desc_t rv_tp_shm_desc = {
