@@ -42,7 +42,7 @@ struct rv_coll_msg {
 static struct rv_coll_msg *rv_coll_store[RV_COLL_BUCKETS];
 static struct rv_coll_op  *rv_coll_ops[RV_COLL_BUCKETS]; /* in flight, by (tid, seq) */
 static struct rv_coll_op  *rv_coll_active;               /* in flight, for the progress hook */
-static atomic_uint         rv_coll_nactive;              /* its length, read without the lock */
+static atomic_int          rv_coll_nactive;              /* its length, read without the lock */
 static pthread_mutex_t     rv_coll_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned rv_coll_bucket(uint32_t tid, uint32_t seq)
@@ -544,7 +544,7 @@ void rv_coll_team_init(struct rv_tm *tm)
         rv_coll_lines_init(ct);
         rv_coll_hier_config();
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
-        rv_progress_register(rv_coll_progress);
+        rv_progress_register(rv_coll_progress, &rv_coll_nactive);
     }
     pthread_mutex_lock(&rv_coll_lock);
     ct->hnext = rv_coll_teams[tm->id % RV_COLL_BUCKETS];
