@@ -2,6 +2,9 @@
 /* coll/barrier.c: gex_Coll_BarrierNB and gex_Coll_BarrierBlocking as a dissemination
  * barrier on any team (over the neighbourhood leaders when it runs in two levels, hier.c). */
 #include "coll/coll_int.h"
+#include "transport/transport.h"
+
+#include <stdlib.h>
 
 /* Round k: tell rank + 2^k, wait for rank - 2^k. */
 static int rv_barrier_advance(struct rv_coll_op *o)
@@ -18,8 +21,137 @@ static int rv_barrier_advance(struct rv_coll_op *o)
     return 1;
 }
 
+/* ---- sync lines: the barrier of an all-local primordial team without messages ----------
+ * Every rank's line (transport.h sync_line) holds in word 0 'ncoll << 8 | kind' of the last
+ * collective it started on the team (coll_int.h rv_coll_lines_publish; collectives are
+ * started in the same order everywhere). A barrier that is this rank's collective number c
+ * is complete once every other line shows a number >= c: each rank reads the others' lines,
+ * one cache line per peer that its owner writes once per collective, and no rank sends
+ * anything. A line showing number c with another kind is a mismatched call. GASNet-1's
+ * barrier also carries three values to MAX-reduce (named ids, mismatch flag) in words 1-3 or
+ * 4-6 of the line, alternating by its own phase: a rank overwrites one buffer only two phases
+ * later, which the barrier in between holds back until every peer has read it. */
+struct rv_lbar {
+    struct rv_op         op; /* first: gex_Event_t points here */
+    struct rv_coll_team *ct;
+    uint64_t             want;  /* the barrier's collective number */
+    gex_Rank_t           next;  /* team ranks below it have arrived */
+    unsigned             kind;
+    unsigned             vbuf;  /* G1: the value buffer's first word (1 or 4) */
+    uint64_t            *out;   /* G1: where the MAX goes */
+    uint32_t             seq;   /* for a mismatch report */
+};
+
+static __attribute__((noinline, noreturn)) void rv_lbar_mismatch(struct rv_lbar *b, gex_Rank_t r,
+                                                                 uint64_t w)
+{
+    struct rv_coll_sig s = { .kind = b->kind, .root = GEX_RANK_INVALID };
+    struct rv_coll_sig m = { .kind = (uint32_t)(w & 0xff), .root = GEX_RANK_INVALID };
+    rv_coll_sig_report(b->ct->tm, b->seq, &s, &m, rv_tm_jobrank(b->ct->tm, r), "");
+}
+
+/* 1 once every rank has arrived (then out[] holds the MAX for a GASNet-1 barrier). */
+static int rv_lbar_done(struct rv_lbar *b)
+{
+    struct rv_coll_team *ct = b->ct;
+    gex_Rank_t n = ct->tm->size, me = ct->tm->rank;
+    for (gex_Rank_t r = b->next; r < n; r++) {
+        if (r == me) continue;
+        uint64_t w = atomic_load_explicit((_Atomic uint64_t *)(void *)ct->lines[r],
+                                          memory_order_acquire);
+        if ((w >> 8) < b->want) {
+            b->next = r;
+            return 0;
+        }
+        if (__builtin_expect((w >> 8) == b->want && (w & 0xff) != b->kind, 0))
+            rv_lbar_mismatch(b, r, w);
+    }
+    if (b->out) {
+        for (gex_Rank_t r = 0; r < n; r++) {
+            if (r == me) continue;
+            const uint64_t *v = ct->lines[r] + b->vbuf;
+            for (unsigned i = 0; i < 3; i++) {
+                uint64_t x = atomic_load_explicit((_Atomic uint64_t *)(void *)&v[i],
+                                                  memory_order_relaxed);
+                if (x > b->out[i]) b->out[i] = x;
+            }
+        }
+    }
+    /* what the peers wrote before arriving is visible to the caller (acquire above) */
+    return 1;
+}
+
+/* Once every rank has arrived, one poll delivers what the peers sent before arriving (their
+ * ring writes precede their line's release store), as a message barrier would have: a message
+ * of a collective another rank called differently then meets its signature check here. */
+static int rv_lbar_finish(void)
+{
+    if (!rv_am_in_handler()) rv_poll();
+    return 1;
+}
+
+static int rv_lbar_test(struct rv_op *op)
+{
+    return rv_lbar_done((struct rv_lbar *)op) && rv_lbar_finish();
+}
+static void rv_lbar_release(struct rv_op *op) { free(op); }
+
+void rv_coll_lines_init(struct rv_coll_team *ct)
+{
+    const struct rv_tm *tm = ct->tm;
+    if (!rv_tp.ops.sync_line || !ct->one_nbrhd || tm->size != rv_job.size || tm->size < 2) return;
+    uint64_t **l = calloc(tm->size, sizeof *l);
+    if (!l) rv_fatal("out of memory creating team state");
+    for (gex_Rank_t r = 0; r < tm->size; r++)
+        if (!(l[r] = rv_tp.ops.sync_line(rv_tp.priv, rv_tm_jobrank(tm, r)))) {
+            free(l);
+            return;
+        }
+    ct->lines = l;
+}
+
+/* Starts a barrier of 'kind' over the lines: NULL-free fast path, an op only if it must wait. */
+static gex_Event_t rv_lbar_start(const char *call, gex_TM_t tm, unsigned kind,
+                                 const uint64_t *in, uint64_t *out)
+{
+    RV_CHECK_INIT(call);
+    if (__builtin_expect(rv_am_in_handler(), 0)) rv_fatal("%s called inside an AM handler", call);
+    struct rv_coll_team *ct = tm->coll;
+    struct rv_lbar b = { .ct = ct, .kind = kind, .out = out, .seq = ct->seq++ };
+    if (in) {
+        b.vbuf = (ct->g1phase++ & 1) ? 4 : 1;
+        uint64_t *v = ct->lines[tm->rank] + b.vbuf;
+        for (unsigned i = 0; i < 3; i++) {
+            atomic_store_explicit((_Atomic uint64_t *)(void *)&v[i], in[i], memory_order_relaxed);
+            out[i] = in[i];
+        }
+    }
+    /* arrival is a release: what the caller wrote before is visible to the peers */
+    atomic_thread_fence(memory_order_seq_cst);
+    rv_coll_lines_publish(ct, kind);
+    b.want = ct->ncoll;
+    if (rv_lbar_done(&b) && rv_lbar_finish()) return GEX_EVENT_INVALID;
+    struct rv_lbar *o = malloc(sizeof *o);
+    if (!o) rv_fatal("%s: out of memory", call);
+    *o = b;
+    o->op.test = rv_lbar_test;
+    o->op.release = rv_lbar_release;
+    o->op.leaf = NULL;
+    return &o->op;
+}
+
+int rv_coll_g1_barrier_max3(const char *call, gex_TM_t tm, const uint64_t in[3], uint64_t out[3],
+                            gex_Event_t *ev)
+{
+    if (!tm || !tm->coll || !tm->coll->lines) return 0;
+    *ev = rv_lbar_start(call, tm, RV_COLL_G1_BARRIER, in, out);
+    return 1;
+}
+
 gex_Event_t rv_coll_barrier_kind(const char *call, gex_TM_t tm, unsigned kind)
 {
+    if (kind == RV_COLL_BARRIER && tm && tm->coll && tm->coll->lines)
+        return rv_lbar_start(call, tm, kind, NULL, NULL);
     struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID };
     struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_barrier_advance);
     if (rv_coll_hier_begin(o)) rv_coll_hier_wrap(o);

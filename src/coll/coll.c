@@ -43,7 +43,7 @@ struct rv_coll_msg {
 static struct rv_coll_msg *rv_coll_store[RV_COLL_BUCKETS];
 static struct rv_coll_op  *rv_coll_ops[RV_COLL_BUCKETS]; /* in flight, by (tid, seq) */
 static struct rv_coll_op  *rv_coll_active;               /* in flight, for the progress hook */
-static atomic_uint         rv_coll_nactive;              /* its length, read without the lock */
+static atomic_int          rv_coll_nactive;              /* its length, read without the lock */
 static pthread_mutex_t     rv_coll_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static unsigned rv_coll_bucket(uint32_t tid, uint32_t seq)
@@ -114,6 +114,7 @@ const char *rv_coll_kind_name(unsigned kind)
         [RV_COLL_ALLTOALL] = "rivet_Coll_AlltoallNB",   [RV_COLL_TM_SPLIT] = "gex_TM_Split",
         [RV_COLL_TM_CREATE] = "gex_TM_Create",          [RV_COLL_TM_DESTROY] = "gex_TM_Destroy",
         [RV_COLL_EP_PUBLISH] = "gex_EP_PublishBoundSegment", [RV_COLL_SCATTER] = "gasnet_coll_scatter",
+        [RV_COLL_G1_BARRIER] = "gasnet_barrier_notify",
     };
     return kind < RV_COLL_KINDS && names[kind] ? names[kind] : "an unknown collective";
 }
@@ -128,8 +129,8 @@ static gex_Rank_t rv_coll_team_rank_of(const struct rv_tm *tm, gex_Rank_t jobran
 /* A message's signature must equal the local call's: the spec requires every member
  * to make the same collective calls on a team in the same order with the same
  * single-valued arguments. Anything else would corrupt memory or hang; stop instead. */
-static void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
-                               const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
+void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
+                        const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
 {
     gex_Rank_t them = rv_coll_team_rank_of(tm, src_jobrank);
     char what[200];
@@ -447,6 +448,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->tm = tm;
     o->tid = tm->id;
     o->seq = tm->coll->seq++;
+    rv_coll_lines_publish(o->ct, sig->kind);
     o->sig = *sig;
     o->advance = advance;
     o->root = GEX_RANK_INVALID;
@@ -551,9 +553,10 @@ void rv_coll_team_init(struct rv_tm *tm)
     ct->hier = ct->one_nbrhd ? NULL : rv_coll_hier_new(tm);
     tm->coll = ct;
     if (tm->id == 0) {
+        rv_coll_lines_init(ct);
         rv_coll_hier_config();
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
-        rv_progress_register(rv_coll_progress);
+        rv_progress_register(rv_coll_progress, &rv_coll_nactive);
     }
     pthread_mutex_lock(&rv_coll_lock);
     ct->hnext = rv_coll_teams[tm->id % RV_COLL_BUCKETS];
@@ -570,6 +573,7 @@ void rv_coll_team_fini(struct rv_tm *tm)
     *pp = ct->hnext;
     pthread_mutex_unlock(&rv_coll_lock);
     rv_coll_hier_free(ct->hier);
+    free(ct->lines);
     free(ct);
     tm->coll = NULL;
 }

@@ -27,6 +27,7 @@ enum rv_coll_kind {
     RV_COLL_TM_DESTROY,
     RV_COLL_EP_PUBLISH,
     RV_COLL_SCATTER, /* GASNet-1 gasnet_coll_scatter (legacy/legacy_coll.c) */
+    RV_COLL_G1_BARRIER, /* GASNet-1 gasnet_barrier_notify over sync lines (barrier.c) */
     RV_COLL_KINDS
 };
 /* The public call a kind stands for, for error messages. */
@@ -55,6 +56,12 @@ struct rv_coll_team {
     uint32_t      started;     /* sequence number of the next collective to start here */
     struct rv_coll_sig hist[8];/* signatures of the last collectives started, by seq % 8 */
     struct rv_coll_team *hnext;/* team table chain (by id) */
+    /* Sync lines (barrier.c): the primordial team of a job whose transport gives every rank a
+     * line all ranks map (transport.h sync_line). lines[r] is team rank r's; NULL: none. Word 0
+     * of a rank's line is ncoll << 8 | kind of the last collective it started on the team. */
+    uint64_t    **lines;
+    uint64_t      ncoll;       /* collectives started here on the team (never wraps) */
+    uint32_t      g1phase;     /* GASNet-1 barriers over the lines (their value buffer) */
 };
 
 /* Message steps: every (sender, receiver, step) is used at most once per collective. */
@@ -223,6 +230,26 @@ enum { RV_SYNC_PRE = 1, RV_SYNC_POST = 2 };
  * before every member has called) and/or last (RV_SYNC_POST: o completes on no rank
  * before every member's part is complete). Call before rv_coll_op_start. */
 void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync);
+
+/* Sync lines (barrier.c): sets ct->lines up for the primordial team when the transport has
+ * them; publishes a collective of 'kind' starting (every collective on such a team does). */
+void rv_coll_lines_init(struct rv_coll_team *ct);
+static inline void rv_coll_lines_publish(struct rv_coll_team *ct, unsigned kind)
+{
+    if (ct->lines)
+        atomic_store_explicit((_Atomic uint64_t *)(void *)ct->lines[ct->tm->rank],
+                              ++ct->ncoll << 8 | kind, memory_order_release);
+}
+/* GASNet-1's barrier (legacy/legacy_barrier.c) on a team with sync lines: the MAX of every
+ * rank's in[0..2] into out[0..2] once complete, without messages. Returns 0 when the team has
+ * no sync lines (then nothing happened); else 1 with *ev the event (GEX_EVENT_INVALID: done). */
+int rv_coll_g1_barrier_max3(const char *call, gex_TM_t tm, const uint64_t in[3], uint64_t out[3],
+                            gex_Event_t *ev);
+/* Reports mismatched collective calls (coll.c): this rank's call s, team rank of jobrank
+ * src_jobrank's m; never returns. */
+void rv_coll_sig_report(const struct rv_tm *tm, uint32_t seq, const struct rv_coll_sig *s,
+                        const struct rv_coll_sig *m, gex_Rank_t src_jobrank, const char *late)
+    __attribute__((noreturn));
 
 /* Barrier of 'kind' (barrier.c): gex_Coll_BarrierNB, and gex_TM_Destroy's. */
 gex_Event_t rv_coll_barrier_kind(const char *call, gex_TM_t tm, unsigned kind);

@@ -17,7 +17,7 @@
 typedef struct rv_defer {
     pthread_mutex_t lock;
     rv_slink_t     *head, *tail;
-    _Atomic int     n;
+    atomic_int      n;
 } rv_defer_t;
 
 #define RV_DEFER_INIT { PTHREAD_MUTEX_INITIALIZER, NULL, NULL, 0 }

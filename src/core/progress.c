@@ -3,22 +3,31 @@
 #include "core/core.h"
 
 #include <sched.h>
+#include <stdatomic.h>
 
 #define RV_PROGRESS_HOOKS_MAX 8
-static rv_progress_fn_t rv_hooks[RV_PROGRESS_HOOKS_MAX];
+static struct {
+    rv_progress_fn_t  fn;
+    const atomic_int *pending;
+} rv_hooks[RV_PROGRESS_HOOKS_MAX];
 static int rv_nhooks;
+static const atomic_int rv_always = 1;
 rv_poller_t rv_poller;
 
-void rv_progress_register(rv_progress_fn_t fn)
+void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending)
 {
     if (rv_nhooks == RV_PROGRESS_HOOKS_MAX) rv_fatal("too many progress hooks");
-    rv_hooks[rv_nhooks++] = fn;
+    rv_hooks[rv_nhooks].fn = fn;
+    rv_hooks[rv_nhooks].pending = pending ? pending : &rv_always;
+    rv_nhooks++;
 }
 
+/* An idle hook costs one load, not a call: a poll that finds nothing stays a few loads. */
 int rv_poll(void)
 {
     int n = rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
-    for (int i = 0; i < rv_nhooks; i++) n += rv_hooks[i]();
+    for (int i = 0; i < rv_nhooks; i++)
+        if (atomic_load_explicit(rv_hooks[i].pending, memory_order_relaxed)) n += rv_hooks[i].fn();
     return n;
 }
 

@@ -4,6 +4,8 @@
 #ifndef RV_PROGRESS_H
 #define RV_PROGRESS_H
 
+#include <stdatomic.h>
+
 /* Message channels. Requests and replies travel separately so that a reply can
  * always be drained without running request handlers (deadlock freedom). */
 enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
@@ -27,7 +29,9 @@ void _rivet_progress_wait_step(void);
  * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
  * how much work it did. Register at init only. */
 typedef int (*rv_progress_fn_t)(void);
-void rv_progress_register(rv_progress_fn_t fn);
+/* The hook runs only while *pending is not 0 (a count of the engine's deferred work, read
+ * relaxed: a hook that runs late runs at the next poll); NULL: at every poll. */
+void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending);
 /* Polls only replies: used while a reply handler context waits for send space. */
 int rv_poll_replies(void);
 

@@ -4,6 +4,7 @@
  * id mismatches; and the progress the GASNet-1 try and blocking calls make. */
 #include "legacy/legacy_int.h"
 #include "am/am_int.h"
+#include "coll/coll_int.h"
 
 #include <sched.h>
 
@@ -61,8 +62,10 @@ void gasnet_barrier_notify(int id, int flags)
     rv_bar.in[2] = (flags & GASNET_BARRIERFLAG_MISMATCH) ? 1 : 0;
     rv_bar.id = id;
     rv_bar.phase = 1;
-    rv_bar.ev = gex_Coll_ReduceToAllNB(tm, rv_bar.out, rv_bar.in, GEX_DT_U64, sizeof(uint64_t), 3,
-                                       GEX_OP_MAX, NULL, NULL, 0);
+    /* an all-local primordial team: the MAX travels in shared flags, not messages (coll/) */
+    if (!rv_coll_g1_barrier_max3("gasnet_barrier_notify", tm, rv_bar.in, rv_bar.out, &rv_bar.ev))
+        rv_bar.ev = gex_Coll_ReduceToAllNB(tm, rv_bar.out, rv_bar.in, GEX_DT_U64, sizeof(uint64_t),
+                                           3, GEX_OP_MAX, NULL, NULL, 0);
 }
 
 static void rv_bar_check(const char *call, int flags)

@@ -173,5 +173,5 @@ void rv_rma_init(void)
     rv_am_register_internal(RV_AMI_PUT_ACK, rv_rma_put_ack_handler);
     rv_am_register_internal(RV_AMI_GET, rv_rma_get_handler);
     rv_am_register_internal(RV_AMI_GET_REPLY, rv_rma_get_reply_handler);
-    rv_progress_register(rv_rma_progress);
+    rv_progress_register(rv_rma_progress, &rv_rma_deferred.n);
 }

@@ -92,6 +92,11 @@ typedef struct rv_tp_ops {
     void (*commit)(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                    size_t paylen);
     void (*unreserve)(void *priv, gex_Rank_t peer, unsigned chan);
+    /* Optional (NULL, or NULL returned: none): a 64-byte line of jobrank 'rank' (8 words), zero
+     * at open, in memory every rank of the job maps; each rank writes only its own line, any
+     * rank reads any line (plain loads and stores, C11 atomics). For flags that need no message:
+     * the primordial team's barrier (coll/barrier.c). */
+    uint64_t *(*sync_line)(void *priv, gex_Rank_t rank);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

@@ -478,5 +478,5 @@ __attribute__((constructor)) static void rv_vis_register(void)
     rv_am_register_internal(RV_AMI_VIS_ACK, rv_vis_ack_handler);
     rv_am_register_internal(RV_AMI_VIS_GET, rv_vis_get_handler);
     rv_am_register_internal(RV_AMI_VIS_GETR, rv_vis_getr_handler);
-    rv_progress_register(rv_vis_progress);
+    rv_progress_register(rv_vis_progress, &rv_vis_deferred.n);
 }

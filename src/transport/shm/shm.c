@@ -37,6 +37,7 @@ static char rv_shm_tsan_sync;
 #endif
 
 #define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
+#define RV_SHM_SYNC_BYTES 64u           /* the sync line (transport.h) after a queue's rings */
 #define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
 
 static size_t rv_shm_pow2(size_t v)
@@ -74,6 +75,8 @@ static void rv_shm_close(void *priv)
     free(s->out);
     free(s->in);
     free(s->ihead);
+    free(s->scan);
+    s->scan = NULL;
     s->qmap = NULL;
     s->out = s->in = NULL;
     s->ihead = NULL;
@@ -89,7 +92,7 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     s->secret = job->secret;
     s->cap = rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE);
     s->stride = RV_SHM_RING_BYTES(s->cap);
-    s->qlen = (size_t)s->size * 2 * s->stride;
+    s->qlen = (size_t)s->size * 2 * s->stride + RV_SHM_SYNC_BYTES; /* rings, then sync line */
     /* Every rank of this host makes one queue file: they must fit in /dev/shm (a page touched
      * beyond its free space would kill the process with SIGBUS). */
     struct statvfs fs;
@@ -108,7 +111,8 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     s->ihead = calloc((size_t)s->size * 2, sizeof *s->ihead);
     s->segs = calloc(s->size, sizeof *s->segs);
     s->seglen = calloc(s->size, sizeof *s->seglen);
-    int ok = s->qmap && s->out && s->in && s->ihead && s->segs && s->seglen;
+    s->scan = calloc((size_t)s->size * 2, sizeof *s->scan);
+    int ok = s->qmap && s->out && s->in && s->ihead && s->segs && s->seglen && s->scan;
 
     char name[96];
     rv_shmobj_name(name, sizeof name, s->secret, 'q', s->me);
@@ -132,6 +136,10 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
             s->in[r * 2 + c] = (rv_shm_ring_t *)(void *)((char *)s->qmap[s->me] + r_in_mine);
         }
     }
+    s->nscan = 0;
+    for (uint32_t r = 0; r < s->size; r++)
+        if (r != s->me)
+            for (unsigned c = 0; c < 2; c++) s->scan[s->nscan++] = s->in[r * 2 + c];
     lim->max_msg = rv_shm_ring_max_msg(s->cap);
     lim->max_seg_local = rv_shm_seg_limit(job);
     rv_verbose(1, "shm: %u rings of %zu bytes per rank (%zu bytes mapped per queue)",
@@ -143,11 +151,19 @@ fail:
     return -1;
 }
 
+/* Before the first message to myself: from now on the poll looks at my own rings too. */
+static inline void rv_shm_self_used(rv_shm_t *s)
+{
+    if (!__atomic_load_n(&s->self_used, __ATOMIC_RELAXED))
+        __atomic_store_n(&s->self_used, 1, __ATOMIC_RELAXED);
+}
+
 static int rv_shm_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                        const void *payload, size_t paylen)
 {
     rv_shm_t *s = priv;
     RV_SHM_TSAN_SEND();
+    if (__builtin_expect(peer == s->me, 0)) rv_shm_self_used(s);
     return rv_shm_ring_push(s->out[peer * 2 + chan], s->cap, hdr, hdrlen, payload, paylen)
                ? RV_TP_AGAIN : 0;
 }
@@ -157,6 +173,7 @@ static void *rv_shm_reserve(void *priv, gex_Rank_t peer, unsigned chan, size_t h
                             size_t maxlen)
 {
     rv_shm_t *s = priv;
+    if (__builtin_expect(peer == s->me, 0)) rv_shm_self_used(s);
     return rv_shm_ring_reserve(s->out[peer * 2 + chan], s->cap, hdrlen, maxlen);
 }
 
@@ -194,18 +211,45 @@ static __attribute__((noinline)) int rv_shm_drain(rv_shm_t *s, uint32_t src, uns
     return n;
 }
 
+/* One pass over the rings of channel 'chan' (in[] holds them at r * 2 + chan). */
+static inline int rv_shm_poll_chan(rv_shm_t *s, unsigned chan)
+{
+    int n = 0;
+    rv_shm_ring_t **in = s->in + chan;
+    const size_t cap = s->cap;
+    for (uint32_t r = 0, size = s->size; r < size; r++)
+        if (__builtin_expect(rv_shm_ring_ready(in[2 * r], cap), 0)) n += rv_shm_drain(s, r, chan);
+    return n;
+}
+
+static __attribute__((noinline)) int rv_shm_poll_all(rv_shm_t *s, unsigned chan_mask)
+{
+    /* replies first: they complete operations and free the senders' resources */
+    int n = (chan_mask & RV_CHAN_MASK(RV_CHAN_REP)) ? rv_shm_poll_chan(s, RV_CHAN_REP) : 0;
+    if (chan_mask & RV_CHAN_MASK(RV_CHAN_REQ)) n += rv_shm_poll_chan(s, RV_CHAN_REQ);
+    return n;
+}
+
+/* A poll that finds nothing (most of them, in a wait loop) is one call-free pass over the
+ * peers' rings: two loads each. */
 static int rv_shm_poll(void *priv, unsigned chan_mask)
 {
     rv_shm_t *s = priv;
-    int n = 0;
-    /* replies first: they complete operations and free the senders' resources */
-    if (chan_mask & RV_CHAN_MASK(RV_CHAN_REP))
-        for (uint32_t r = 0; r < s->size; r++)
-            if (rv_shm_ring_ready(s->in[r * 2 + RV_CHAN_REP], s->cap)) n += rv_shm_drain(s, r, RV_CHAN_REP);
-    if (chan_mask & RV_CHAN_MASK(RV_CHAN_REQ))
-        for (uint32_t r = 0; r < s->size; r++)
-            if (rv_shm_ring_ready(s->in[r * 2 + RV_CHAN_REQ], s->cap)) n += rv_shm_drain(s, r, RV_CHAN_REQ);
-    return n;
+    if (__builtin_expect(chan_mask != RV_CHAN_MASK_ALL ||
+                         __atomic_load_n(&s->self_used, __ATOMIC_RELAXED), 0))
+        return rv_shm_poll_all(s, chan_mask);
+    rv_shm_ring_t *const *scan = s->scan;
+    const size_t cap = s->cap;
+    for (uint32_t i = 0, k = s->nscan; i < k; i++)
+        if (rv_shm_ring_ready(scan[i], cap)) return rv_shm_poll_all(s, chan_mask);
+    return 0;
+}
+
+/* Each rank's sync line sits after the rings of its queue object, which every rank maps. */
+static uint64_t *rv_shm_sync_line(void *priv, gex_Rank_t rank)
+{
+    rv_shm_t *s = priv;
+    return (uint64_t *)(void *)((char *)s->qmap[rank] + (size_t)s->size * 2 * s->stride);
 }
 
 static const rv_tp_ops_t rv_shm_ops = {
@@ -215,6 +259,7 @@ static const rv_tp_ops_t rv_shm_ops = {
     .reserve = rv_shm_reserve,
     .commit = rv_shm_commit,
     .unreserve = rv_shm_unreserve,
+    .sync_line = rv_shm_sync_line,
 };
 
 const rv_tp_desc_t rv_tp_shm_desc = {

@@ -20,6 +20,11 @@ typedef struct rv_shm {
     void          **segs;    /* [size] peers' segments mapped here (munmap at close) */
     uintptr_t      *seglen;  /* [size] */
     const char     *secret;
+    /* The poll's first look: the rings peers write (not mine to myself), scanned without
+     * calls; my own two rings only once this process has sent itself something. */
+    rv_shm_ring_t **scan;    /* [nscan] */
+    uint32_t        nscan;
+    int             self_used; /* sticky; relaxed atomic */
 } rv_shm_t;
 
 int  rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);

@@ -51,6 +51,17 @@ static inline uint64_t *rv_shm_word(rv_shm_ring_t *r, uint64_t mask, uint64_t po
  * waste up to one record, and one word stays zeroed ahead of the tail. */
 static inline size_t rv_shm_ring_max_msg(size_t cap) { return cap / 2 - 16; }
 
+/* Copies an AM header (hl a multiple of 8, at most a few words) without a libc call. */
+static inline void rv_shm_copy_hdr(unsigned char *dst, const void *hdr, size_t hl)
+{
+    const unsigned char *src = hdr;
+    for (size_t i = 0; i < hl; i += 8) {
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        memcpy(dst + i, &w, 8);
+    }
+}
+
 /* Appends hdr then payload as one message. Returns 0, or 1 if it does not fit now. */
 static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl,
                                    const void *pl, size_t pn)
@@ -72,7 +83,7 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
     }
     uint64_t at = need <= to_end ? pos : 0;
     unsigned char *body = r->data + at + 8;
-    if (hl) memcpy(body, hdr, hl);
+    rv_shm_copy_hdr(body, hdr, hl);
     if (pn) memcpy(body + hl, pl, pn);
     __atomic_store_n(rv_shm_word(r, mask, at + need), 0, __ATOMIC_RELAXED);
     __atomic_store_n(rv_shm_word(r, mask, at), (uint64_t)len << 1 | 1, __ATOMIC_RELEASE);
@@ -125,7 +136,7 @@ static inline void rv_shm_ring_commit(rv_shm_ring_t *r, size_t cap, const void *
     uint64_t at = r->rsv_at;
     size_t pad = rv_shm_rsv_pad(at, hl);
     size_t need = pad + 8 + rv_shm_pad8(hl + len);
-    if (hl) memcpy(r->data + at + pad + 8, hdr, hl);
+    rv_shm_copy_hdr(r->data + at + pad + 8, hdr, hl);
     __atomic_store_n(rv_shm_word(r, mask, at + need), 0, __ATOMIC_RELAXED);
     __atomic_store_n(rv_shm_word(r, mask, at + pad), (uint64_t)(hl + len) << 1 | 1,
                      __ATOMIC_RELEASE);
