@@ -78,6 +78,20 @@ static void rv_entry_desc(const gex_AM_Entry_t *e, char *buf, size_t n)
     snprintf(buf, n, "%s %s", cat, rr);
 }
 
+/* RIVET_STATS: one AM handled, and the time its handler took. */
+static __attribute__((noinline)) void rv_am_stat_recv(int internal, unsigned kind, int is_req,
+                                                      uint64_t t0)
+{
+    uint64_t dt = rv_stats_now() - t0;
+    if (internal) {
+        rv_stats_add(RV_ST_AM_INT_RECV, 1);
+        rv_stats_add(RV_ST_AM_INT_NS, dt);
+        return;
+    }
+    rv_stats_add((rv_stat_t)(RV_ST_AM_RECV_SHORT_REQ + 2 * (kind - RV_AM_SHORT) + !is_req), 1);
+    rv_stats_add(RV_ST_AM_HANDLER_NS, dt);
+}
+
 void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 {
     rv_am_hdr_t *h = msg;
@@ -157,9 +171,11 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 
     struct rv_token *outer = rv_am_cur_token;
     rv_am_cur_token = &tok;
+    uint64_t t0 = RV_STAT_ON() ? rv_stats_now() : 0;
     if (internal)
         ifn(&tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);
     rv_am_cur_token = outer;
+    if (__builtin_expect(t0 != 0, 0)) rv_am_stat_recv(internal, kind, is_req, t0);
 }

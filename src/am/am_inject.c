@@ -34,6 +34,7 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
 {
     int tries = 0;
     while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
+        RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
         if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
         int n = rv_am_xmit_poll(chan);
         if (flags & GEX_FLAG_IMMEDIATE) {
@@ -98,6 +99,7 @@ static __attribute__((noinline)) int rv_am_loopback(unsigned chan, const rv_am_h
     }
     memcpy(msg, h, hl);
     if (pn) memcpy((char *)msg + hl, pl, pn);
+    RV_STAT_INC(RV_ST_AM_LOOPBACK);
     rv_am_deliver(rv_job.rank, chan, msg, len);
     return 0;
 }
@@ -113,9 +115,31 @@ void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
     *lc = GEX_EVENT_INVALID; /* locally complete on return */
 }
 
-int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
-                      gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
-                      gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+/* RIVET_STATS: one AM the caller asked for, sent (rc 0) or refused under IMMEDIATE. */
+__attribute__((noinline)) void rv_am_stat_sent(unsigned chan, unsigned kind, size_t nbytes, int rc)
+{
+    if (kind & RV_AM_F_INTERNAL) {
+        if (!rc) rv_stats_add(RV_ST_AM_INT_SENT, 1);
+        return;
+    }
+    if (rc) {
+        rv_stats_add(RV_ST_AM_IMM_REFUSED, 1);
+        return;
+    }
+    unsigned k = (kind & RV_AM_KIND_MASK) - RV_AM_SHORT, rep = chan == RV_CHAN_REP;
+    rv_stats_add((rv_stat_t)(RV_ST_AM_SENT_SHORT_REQ + 2 * k + rep), 1);
+    if (!k) return;
+    rv_stats_add((rv_stat_t)(RV_ST_AM_BYTES_MEDIUM_REQ + 2 * (k - 1) + rep), nbytes);
+    rv_stat_t c = nbytes <= 64 ? RV_ST_AM_SIZE_64 : nbytes <= 512 ? RV_ST_AM_SIZE_512
+                : nbytes <= 4096 ? RV_ST_AM_SIZE_4K : nbytes <= 32768 ? RV_ST_AM_SIZE_32K
+                : nbytes <= 262144 ? RV_ST_AM_SIZE_256K : RV_ST_AM_SIZE_BIG;
+    rv_stats_add(c, 1);
+}
+
+static inline __attribute__((always_inline)) int
+rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+                gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
     rv_am_hdrbuf_t hb;
     size_t hl = rv_am_hdr_fill(&hb.h, kind, handler, nbytes, dest, nargs, args);
@@ -164,6 +188,15 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
     if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
         return rv_am_loopback(chan, &hb.h, hl, pl, pn);
     return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
+}
+
+int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+               gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+               gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+{
+    int rc = rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+    if (RV_STAT_ON()) rv_am_stat_sent(chan, kind, nbytes, rc);
+    return rc;
 }
 
 /* Collects a call's variadic handler arguments. */

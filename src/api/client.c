@@ -52,6 +52,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     if (rv_boot_init(&bi) != 0)
         return rv_error_return(GASNET_ERR_RESOURCE, "gex_Client_Init: bootstrap failed");
     rv_job_init(&bi);
+    rv_stats_init();
     rv_tp_open();
     rv_poller.poll = rv_tp.ops.poll;
     rv_poller.priv = rv_tp.priv;

@@ -10,6 +10,7 @@
  * for that end (rv_exit_await_end) before calling it a failure of its own. */
 #include "core/core.h"
 #include "boot/boot.h"
+#include "core/stats.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -30,6 +31,7 @@ static void rv_exit_sigquit(int sig)
 {
     (void)sig;
     int orig = rv_exit_sig ? (int)rv_exit_sig : SIGTERM;
+    rv_stats_dump("signal"); /* the counters so far (one write, no allocation) */
     signal(orig, SIG_DFL);
     sigset_t s;
     sigemptyset(&s);
@@ -74,6 +76,7 @@ static void rv_exit_catch(int sig, void (*fn)(int))
 
 static void rv_atexit(void)
 {
+    rv_stats_dump("exit");
     rv_boot_fini();
 }
 

@@ -138,7 +138,9 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
     ad->map = &rv_segmap;
-    ad->fast_ops = ad->impl == RV_AD_CPU ? ops : 0;
+    /* RIVET_STATS: none for gasnet_ratomic.h's inline path, so every operation comes here
+     * and is counted (the inline path stays as it was with stats off) */
+    ad->fast_ops = ad->impl == RV_AD_CPU && !(rv_obs_mask & RV_OBS_STATS) ? ops : 0;
     ad->fast_cpu = ad->cpu[0];
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
@@ -268,8 +270,10 @@ static __attribute__((noinline)) gex_Event_t rv_ad_issue(gex_AD_t ad, gex_Rank_t
     if (__builtin_expect(rc != 0, 0)) {
         if (o->nbi) rv_nbi_done(o->nbi, o->ec);
         rv_amo_op_put(o);
+        RV_STAT_INC(RV_ST_AMO_IMM_REFUSED);
         return GEX_EVENT_NO_OP;
     }
+    RV_STAT_INC(ad->impl == RV_AD_NATIVE ? RV_ST_AMO_NATIVE : RV_ST_AMO_REF);
     return is_nbi ? GEX_EVENT_INVALID : &o->root;
 }
 
@@ -318,6 +322,7 @@ rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t 
     if (__builtin_expect(ad->impl == RV_AD_CPU && m->local_base != NULL, 1)) {
         uint64_t old = ad->cpu[(flags & RV_AD_STRONG) != 0]((char *)m->local_base + (t - base),
                                                              op, a, b);
+        RV_STAT_INC(RV_ST_AMO_CPU);
         if (fetching) {
             if (n == 4) {
                 uint32_t v = (uint32_t)old;

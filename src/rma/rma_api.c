@@ -29,7 +29,10 @@ void rv_rma_api_init(void)
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
     /* the primordial team exists by now (gex_Client_Init); other teams and TM-pairs take
      * theirs from it when they are made (coll/tm_split.c) */
-    rv_eps[0]->client->tm0->rma_map = rv_rma_ref_only ? NULL : &rv_segmap;
+    /* RIVET_STATS: no table for gasnetex.h's inline blocking Put/Get, so they come here and
+     * are counted (the inline path stays as it was with stats off) */
+    rv_eps[0]->client->tm0->rma_map =
+        rv_rma_ref_only || (rv_obs_mask & RV_OBS_STATS) ? NULL : &rv_segmap;
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
                                              : rv_tp.ops.put ? "direct copies to neighbourhood "
@@ -159,6 +162,19 @@ static void rv_rma_offsets(const char *call, gex_TM_t tm, gex_Rank_t jr, gex_Ran
     }
 }
 
+/* RIVET_STATS: one RDMA or AM-reference operation started (id, then id + 1 its bytes), or
+ * refused under IMMEDIATE. */
+static __attribute__((noinline)) void rv_rma_stat(const rv_rma_op_t *op, rv_stat_t id,
+                                                  size_t nbytes)
+{
+    if (op == RV_RMA_NO_OP) {
+        rv_stats_add(RV_ST_RMA_IMM_REFUSED, 1);
+        return;
+    }
+    rv_stats_add(id, 1);
+    rv_stats_add((rv_stat_t)(id + 1), nbytes);
+}
+
 static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest,
                               const void *src, size_t nbytes, int lc, gex_Event_t *lcp,
                               int is_nbi, gex_Flags_t flags)
@@ -174,13 +190,15 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, dest, nbytes, "destination");
     if (m->local_base && !rv_rma_ref_only) {
         rv_rma_copy(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
+        RV_STAT_OP(RV_ST_RMA_PUT_MAPPED, RV_ST_RMA_PUT_MAPPED_BYTES, nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
-                                                (uintptr_t)dest, nbytes, is_nbi, lc, flags)
-                          : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
-                                             nbytes, is_nbi, lc, flags);
+    int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
+    rv_rma_op_t *op = rdma ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
+                                                 (uintptr_t)dest, nbytes, is_nbi, lc, flags)
+                           : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
+                                              nbytes, is_nbi, lc, flags);
+    if (RV_STAT_ON()) rv_rma_stat(op, rdma ? RV_ST_RMA_PUT_RDMA : RV_ST_RMA_PUT_REF, nbytes);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     if (!op) return GEX_EVENT_INVALID;
     if (lc == RV_LC_LEAF && !rv_rma_lc_done(op)) *lcp = &op->leaf;
@@ -197,13 +215,15 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, src, nbytes, "source");
     if (m->local_base && !rv_rma_ref_only) {
         rv_rma_copy(0, rv_rma_mapped(m, src), dest, nbytes);
+        RV_STAT_OP(RV_ST_RMA_GET_MAPPED, RV_ST_RMA_GET_MAPPED_BYTES, nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
-                                                nbytes, is_nbi, RV_LC_DEFER, flags)
-                          : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
-                                             is_nbi, RV_LC_DEFER, flags);
+    int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
+    rv_rma_op_t *op = rdma ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
+                                                 nbytes, is_nbi, RV_LC_DEFER, flags)
+                           : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
+                                              is_nbi, RV_LC_DEFER, flags);
+    if (RV_STAT_ON()) rv_rma_stat(op, rdma ? RV_ST_RMA_GET_RDMA : RV_ST_RMA_GET_REF, nbytes);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     return op ? &op->root : GEX_EVENT_INVALID;
 }

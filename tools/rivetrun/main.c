@@ -284,8 +284,10 @@ int main(int argc, char **argv)
         rv_run_opts_free(&job.opt);
         return RV_RUN_EXIT_USAGE;
     }
+    rv_run_stats_prepare();
     if (!strcmp(rv_run_launcher_pick(&job.opt), "slurm")) {
         rc = rv_run_slurm(&job.opt);
+        rv_run_stats_finish(job.opt.np);
         rv_run_opts_free(&job.opt);
         return rc;
     }
@@ -341,6 +343,7 @@ int main(int argc, char **argv)
     rv_run_remote_fini(&job);
     rv_run_reap_orphans(&job);
     rv_run_shm_cleanup(&job);
+    rv_run_stats_finish(job.opt.np);
     rv_run_log(&job, "job done, exit status %d", rc);
     free(job.rank);
     rv_run_opts_free(&job.opt);

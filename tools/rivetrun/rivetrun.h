@@ -162,5 +162,9 @@ int  rv_run_slurm(rv_run_opts_t *o);
 
 /* cleanup.c */
 void        rv_run_shm_cleanup(rv_run_job_t *job);
+/* RIVET_STATS (stats.c): before the ranks start, the files they write; after they end, the
+ * merged summary (table on stderr, RIVET_STATS_JSON). */
+void        rv_run_stats_prepare(void);
+void        rv_run_stats_finish(uint32_t np);
 
 #endif /* RV_RUN_H */
