@@ -49,7 +49,8 @@ extern rv_am_ifn_t rv_am_internal[RV_AMI_COUNT];
 #define RV_ALL_CASES(X) \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
-static void rv_am_call(gex_AM_Fn_t fn, int is_short, gex_Token_t tok, void *buf, size_t nb,
+static inline __attribute__((always_inline)) void rv_am_call(gex_AM_Fn_t fn, int is_short,
+                                                            gex_Token_t tok, void *buf, size_t nb,
                        const gex_AM_Arg_t *a, unsigned nargs)
 {
     if (is_short) {
@@ -78,10 +79,18 @@ static void rv_entry_desc(const gex_AM_Entry_t *e, char *buf, size_t n)
     snprintf(buf, n, "%s %s", cat, rr);
 }
 
-/* RIVET_STATS: one AM handled, and the time its handler took. */
-static __attribute__((noinline)) void rv_am_stat_recv(int internal, unsigned kind, int is_req,
-                                                      uint64_t t0)
+/* RIVET_STATS: runs the handler as rv_am_deliver would, timed, and counts it. */
+static __attribute__((noinline)) void rv_am_run_counted(rv_am_ifn_t ifn, const gex_AM_Entry_t *e,
+                                                        unsigned kind, int is_req,
+                                                        struct rv_token *tok, void *buf, size_t nb,
+                                                        const rv_am_hdr_t *h)
 {
+    int internal = ifn != NULL;
+    uint64_t t0 = rv_stats_now();
+    if (internal)
+        ifn(tok, buf, nb, h->args, h->nargs);
+    else
+        rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, tok, buf, nb, h->args, h->nargs);
     uint64_t dt = rv_stats_now() - t0;
     if (internal) {
         rv_stats_add(RV_ST_AM_INT_RECV, 1);
@@ -171,11 +180,11 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 
     struct rv_token *outer = rv_am_cur_token;
     rv_am_cur_token = &tok;
-    uint64_t t0 = RV_STAT_ON() ? rv_stats_now() : 0;
-    if (internal)
+    if (RV_STAT_ON())
+        rv_am_run_counted(ifn, e, kind, is_req, &tok, buf, nb, h);
+    else if (internal)
         ifn(&tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);
     rv_am_cur_token = outer;
-    if (__builtin_expect(t0 != 0, 0)) rv_am_stat_recv(internal, kind, is_req, t0);
 }
