@@ -9,6 +9,9 @@
 #include <string.h>
 
 static int rv_rma_ref_only; /* RIVET_RMA=ref */
+/* Copies to mapped peers on the path without a RIVET_STATS hook: neither RIVET_RMA=ref nor
+ * stats (with stats on they take a second, counted branch; off, the check is the one it was). */
+static int rv_rma_mapped_fast;
 
 /* gasnetex.h's inline fast paths read these objects through its mirror structs. */
 #define RV_SAME_FIELD(a, b, f)                                                                 \
@@ -27,6 +30,7 @@ void rv_rma_api_init(void)
     if (!strcmp(rv_cfg.RMA, "ref")) rv_rma_ref_only = 1;
     else if (strcmp(rv_cfg.RMA, "auto"))
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
+    rv_rma_mapped_fast = !rv_rma_ref_only && !(rv_obs_mask & RV_OBS_STATS);
     /* the primordial team exists by now (gex_Client_Init); other teams and TM-pairs take
      * theirs from it when they are made (coll/tm_split.c) */
     /* RIVET_STATS: no table for gasnetex.h's inline blocking Put/Get, so they come here and
@@ -175,6 +179,16 @@ static __attribute__((noinline)) void rv_rma_stat(const rv_rma_op_t *op, rv_stat
     rv_stats_add((rv_stat_t)(id + 1), nbytes);
 }
 
+/* RIVET_STATS on: a copy to/from a mapped peer, counted. */
+static __attribute__((noinline)) gex_Event_t rv_rma_mapped_counted(int to_seg, void *seg, void *loc,
+                                                                   size_t nbytes)
+{
+    rv_rma_copy(to_seg, seg, loc, nbytes);
+    rv_stats_add(to_seg ? RV_ST_RMA_PUT_MAPPED : RV_ST_RMA_GET_MAPPED, 1);
+    rv_stats_add(to_seg ? RV_ST_RMA_PUT_MAPPED_BYTES : RV_ST_RMA_GET_MAPPED_BYTES, nbytes);
+    return GEX_EVENT_INVALID;
+}
+
 static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest,
                               const void *src, size_t nbytes, int lc, gex_Event_t *lcp,
                               int is_nbi, gex_Flags_t flags)
@@ -188,11 +202,12 @@ static gex_Event_t rv_rma_put(const char *call, gex_TM_t tm, gex_Rank_t rank, vo
         src = l;
     }
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, dest, nbytes, "destination");
-    if (m->local_base && !rv_rma_ref_only) {
+    if (m->local_base && rv_rma_mapped_fast) {
         rv_rma_copy(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
-        RV_STAT_OP(RV_ST_RMA_PUT_MAPPED, RV_ST_RMA_PUT_MAPPED_BYTES, nbytes);
         return GEX_EVENT_INVALID;
     }
+    if (__builtin_expect(m->local_base && !rv_rma_ref_only, 0)) /* RIVET_STATS on */
+        return rv_rma_mapped_counted(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
     int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
     rv_rma_op_t *op = rdma ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
                                                  (uintptr_t)dest, nbytes, is_nbi, lc, flags)
@@ -213,11 +228,12 @@ static gex_Event_t rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Ran
     if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0))
         rv_rma_offsets(call, tm, jr, rank, flags, &dest, &src, nbytes);
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, src, nbytes, "source");
-    if (m->local_base && !rv_rma_ref_only) {
+    if (m->local_base && rv_rma_mapped_fast) {
         rv_rma_copy(0, rv_rma_mapped(m, src), dest, nbytes);
-        RV_STAT_OP(RV_ST_RMA_GET_MAPPED, RV_ST_RMA_GET_MAPPED_BYTES, nbytes);
         return GEX_EVENT_INVALID;
     }
+    if (__builtin_expect(m->local_base && !rv_rma_ref_only, 0)) /* RIVET_STATS on */
+        return rv_rma_mapped_counted(0, rv_rma_mapped(m, src), dest, nbytes);
     int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
     rv_rma_op_t *op = rdma ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
                                                  nbytes, is_nbi, RV_LC_DEFER, flags)

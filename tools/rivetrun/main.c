@@ -284,8 +284,8 @@ int main(int argc, char **argv)
         rv_run_opts_free(&job.opt);
         return RV_RUN_EXIT_USAGE;
     }
-    rv_run_stats_prepare();
     if (!strcmp(rv_run_launcher_pick(&job.opt), "slurm")) {
+        rv_run_stats_prepare();
         rc = rv_run_slurm(&job.opt);
         rv_run_stats_finish(job.opt.np);
         rv_run_opts_free(&job.opt);
@@ -303,6 +303,7 @@ int main(int argc, char **argv)
         }
     }
     job.size = job.opt.np;
+    rv_run_stats_prepare();
 
     /* With stdin/out/err closed, our sockets could land on 0-2 and be clobbered. */
     for (int fd = 0; fd < 3; fd++)
