@@ -7,6 +7,8 @@
 #   ref    RIVET_RMA/RATOMIC/VIS=ref: everything by AM; one shared file (GASNET_STATSFILE)
 #   fatal  the last rank dies of a fatal error: every rank still leaves its record
 #   badenv bad settings stop the job before it starts, naming the variable
+#   ofi    RIVET_TRANSPORT=ofi RIVET_PSHM=0: RDMA puts and gets, native atomics, VIS by AM, and
+#          the transport's own counters folded in (tp.ofi.*)
 import json, os, subprocess, sys, tempfile
 
 rivetrun, info, prog, np, mode = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
@@ -30,7 +32,7 @@ def run(cmd, env_extra, timeout=90):
 
 
 # What stats_counts does on every rank (tests/core/stats_counts.c).
-def expected(np, ref, upto_fatal=False):
+def expected(np, ref, upto_fatal=False, net=False):
     e = {
         "am.sent.short.request": 3, "am.sent.short.reply": 3,
         "am.sent.medium.request": 5, "am.sent.medium.reply": 5,
@@ -48,6 +50,17 @@ def expected(np, ref, upto_fatal=False):
         "am.immediate_refused": 0,
     }
     if upto_fatal:
+        return e
+    if net:  # np 2 over ofi without shared memory (np 1: the own rank is mapped)
+        e.update({
+            "rma.put.rdma": 8, "rma.put.rdma_bytes": 7 * 64 + 1000, "rma.get.rdma": 4,
+            "rma.get.rdma_bytes": 4 * 128, "rma.put.mapped": 0, "rma.put.am": 0,
+            "amo.native": 7, "amo.cpu": 0, "amo.am": 0,
+            "vis.put.am": 2, "vis.put.am_bytes": 2 * 64, "vis.get.am": 1, "vis.get.am_bytes": 2 * 32,
+            "vis.put.mapped": 0, "coll.small": 8,
+            # the RDMA of the puts and gets, and of the one 300000-byte AM Long
+            "tp.ofi.puts": 9, "tp.ofi.gets": 4, "tp.ofi.amos": 7,
+        })
         return e
     m, a = ("am", "am") if ref else ("mapped", "cpu")
     other = "mapped" if ref else "am"
@@ -109,6 +122,15 @@ with tempfile.TemporaryDirectory() as d:
         check(rc == 0, "rivet-info --stats failed (%d): %s" % (rc, se))
         check("rivet stats: %d of %d rank(s)" % (np, np) in so, "rivet-info --stats printed no table: " + so)
         check(json.load(open(out2))["counters"] == job["counters"], "rivet-info --stats totals differ from rivetrun's")
+    elif mode == "ofi":
+        env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "RIVET_PSHM": "0"}
+        rc, so, se = run([rivetrun, "--timeout", "80", "--transport", "ofi", "-n", str(np), prog], env)
+        check(rc == 0, "job failed (%d): %s" % (rc, se[-2000:]))
+        job = json.load(open(out))
+        if np > 1:
+            check_job(job, np, expected(np, False, net=True), mode)
+        else:
+            check_job(job, np, expected(np, False), mode)
     elif mode == "fatal":
         env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out}
         rc, so, se = run([rivetrun, "--timeout", "80", "-n", str(np), prog, "fatal"], env)
