@@ -86,12 +86,12 @@ static __attribute__((noinline)) void rv_am_run_counted(rv_am_ifn_t ifn, const g
                                                         const rv_am_hdr_t *h)
 {
     int internal = ifn != NULL;
-    uint64_t t0 = rv_stats_now();
+    uint64_t t0 = rv_stats_ticks();
     if (internal)
         ifn(tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, tok, buf, nb, h->args, h->nargs);
-    uint64_t dt = rv_stats_now() - t0;
+    uint64_t dt = rv_stats_ticks() - t0;
     if (internal) {
         rv_stats_add(RV_ST_AM_INT_RECV, 1);
         rv_stats_add(RV_ST_AM_INT_NS, dt);

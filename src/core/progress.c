@@ -18,11 +18,11 @@ void rv_progress_register(rv_progress_fn_t fn)
 /* RIVET_STATS: the same, timed and counted. */
 static __attribute__((noinline)) int rv_poll_counted(unsigned mask)
 {
-    uint64_t t0 = rv_stats_now();
+    uint64_t t0 = rv_stats_ticks();
     int n = rv_poller.poll(rv_poller.priv, mask);
     if (mask == RV_CHAN_MASK_ALL)
         for (int i = 0; i < rv_nhooks; i++) n += rv_hooks[i]();
-    rv_stats_add(RV_ST_POLL_NS, rv_stats_now() - t0);
+    rv_stats_add(RV_ST_POLL_NS, rv_stats_ticks() - t0);
     rv_stats_add(RV_ST_POLL_CALLS, 1);
     rv_stats_add(n ? RV_ST_POLL_MSGS : RV_ST_POLL_IDLE, n ? (uint64_t)n : 1);
     return n;

@@ -39,7 +39,7 @@ static int rv_st_nsrc;
 static char rv_st_path[4096]; /* the expanded file name; "" with stats off */
 static int rv_st_fd_std;      /* 1 or 2: stdout / stderr instead of a file */
 static int rv_st_append;      /* several ranks share the one file: each appends its line */
-static uint64_t rv_st_t0;
+static uint64_t rv_st_t0, rv_st_tick0;
 static atomic_int rv_st_done;
 
 uint64_t rv_stats_now(void)
@@ -116,6 +116,7 @@ void rv_stats_init(void)
         close(fd);
     }
     rv_st_t0 = rv_stats_now();
+    rv_st_tick0 = rv_stats_ticks();
     rv_obs_mask |= RV_OBS_STATS;
 }
 
@@ -172,6 +173,15 @@ void rv_stats_dump(const char *reason)
          b = b->next)
         for (int i = 0; i < RV_ST_COUNT; i++) sum[i] += __atomic_load_n(&b->v[i], __ATOMIC_RELAXED);
 
+    /* ticks -> nanoseconds for the timed counters (names ending in "_ns") */
+    uint64_t el_ns = rv_stats_now() - rv_st_t0, el_ticks = rv_stats_ticks() - rv_st_tick0;
+    double ns_per_tick = el_ticks ? (double)el_ns / (double)el_ticks : 1.0;
+    for (int i = 0; i < RV_ST_COUNT; i++) {
+        size_t l = strlen(rv_st_names[i]);
+        if (l > 3 && !strcmp(rv_st_names[i] + l - 3, "_ns"))
+            sum[i] = (uint64_t)((double)sum[i] * ns_per_tick);
+    }
+
     rv_st_puts(&o, "{\"rivet_stats\":1,\"rank\":");
     rv_st_putu(&o, rv_job.rank);
     rv_st_puts(&o, ",\"size\":");
@@ -184,7 +194,7 @@ void rv_stats_dump(const char *reason)
     rv_st_puts(&o, "\",\"reason\":\"");
     rv_st_puts(&o, reason);
     rv_st_puts(&o, "\",\"elapsed_ns\":");
-    rv_st_putu(&o, rv_stats_now() - rv_st_t0);
+    rv_st_putu(&o, el_ns);
     rv_st_puts(&o, ",\"counters\":{");
     for (int i = 0; i < RV_ST_COUNT; i++) rv_st_emit(rv_st_names[i], sum[i], &o);
     for (int s = 0; s < rv_st_nsrc; s++) {

@@ -19,8 +19,16 @@ typedef enum {
 
 /* Adds n to counter id of the calling thread (stats on only: call through RV_STAT_ADD). */
 void rv_stats_add(rv_stat_t id, uint64_t n);
-/* Monotonic nanoseconds, for the timed hooks. */
+/* Monotonic nanoseconds. */
 uint64_t rv_stats_now(void);
+/* The timed hooks' clock: the x86 time-stamp counter (a few ns to read, where clock_gettime
+ * costs 25-70 ns), else rv_stats_now(). Counters named "*_ns" add ticks; the record converts
+ * them to nanoseconds with the ratio of elapsed nanoseconds to elapsed ticks over the run. */
+#if defined(__x86_64__) || defined(__i386__)
+static inline uint64_t rv_stats_ticks(void) { return __builtin_ia32_rdtsc(); }
+#else
+static inline uint64_t rv_stats_ticks(void) { return rv_stats_now(); }
+#endif
 
 #define RV_STAT_ON() RV_OBS_ON(RV_OBS_STATS)
 #define RV_STAT_ADD(id, n)                                                                     \

@@ -90,6 +90,12 @@ def check_job(job, np, exp, what, reasons=None):
     for r in job["ranks"]:
         want = reasons(r["rank"]) if reasons else "exit"
         check(r["reason"] == want, "%s: rank %d ended with reason %s, expected %s" % (what, r["rank"], r["reason"], want))
+    # times are nanoseconds within the rank's life (stats_counts has one thread)
+    for r in job["ranks"]:
+        el = r["elapsed_ns"]
+        for k in ("poll.time_ns", "am.handler_ns", "am.internal.handler_ns"):
+            v = job["per_rank"][k][r["rank"]]
+            check(v <= el, "%s: rank %d %s = %d exceeds its elapsed %d ns" % (what, r["rank"], k, v, el))
     # handlers ran and polls were timed
     if np > 1:
         check(all(x > 0 for x in job["per_rank"]["am.handler_ns"]), what + ": am.handler_ns is 0")
