@@ -283,13 +283,13 @@ static __attribute__((noinline)) gex_Event_t rv_ad_issue(gex_AD_t ad, gex_Rank_t
 
 /* The CPU atomic on a mapped target word, its result stored for a fetching op. */
 static inline __attribute__((always_inline)) void
-rv_ad_cpu_op(gex_AD_t ad, const rv_segmap_t *m, uintptr_t t, gex_OP_t op, uint64_t a, uint64_t b,
-             void *result_p, gex_Flags_t flags, int fetching)
+rv_ad_cpu_op(gex_AD_t ad, const rv_segmap_t *m, uintptr_t t, uintptr_t base, unsigned n,
+             gex_OP_t op, uint64_t a, uint64_t b, void *result_p, gex_Flags_t flags, int fetching)
 {
     uint64_t old = ad->cpu[(flags & (GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL)) != 0](
-        (char *)m->local_base + (t - (uintptr_t)m->owner_base), op, a, b);
+        (char *)m->local_base + (t - base), op, a, b);
     if (fetching) {
-        if (ad->size == 4) {
+        if (n == 4) {
             uint32_t v = (uint32_t)old;
             memcpy(result_p, &v, 4);
         } else {
@@ -303,7 +303,8 @@ static __attribute__((noinline)) gex_Event_t
 rv_ad_cpu_counted(gex_AD_t ad, const rv_segmap_t *m, uintptr_t t, gex_OP_t op, uint64_t a,
                   uint64_t b, void *result_p, gex_Flags_t flags, int fetching)
 {
-    rv_ad_cpu_op(ad, m, t, op, a, b, result_p, flags, fetching);
+    rv_ad_cpu_op(ad, m, t, (uintptr_t)m->owner_base, ad->size, op, a, b, result_p, flags,
+                 fetching);
     rv_stats_add(RV_ST_AMO_CPU, 1);
     return GEX_EVENT_INVALID;
 }
@@ -351,7 +352,7 @@ rv_ad_op(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Rank_t 
     }
 
     if (__builtin_expect(ad->impl == RV_AD_CPU && m->local_base != NULL, 1)) {
-        rv_ad_cpu_op(ad, m, t, op, a, b, result_p, flags, fetching);
+        rv_ad_cpu_op(ad, m, t, base, n, op, a, b, result_p, flags, fetching);
         return GEX_EVENT_INVALID;
     }
     if (__builtin_expect(ad->impl == RV_AD_CPU_COUNTED && m->local_base != NULL, 0))
