@@ -27,7 +27,7 @@ typedef struct rv_st_blk {
 } rv_st_blk_t;
 
 static rv_st_blk_t *_Atomic rv_st_blocks;
-static __thread rv_st_blk_t *rv_st_mine __attribute__((tls_model("initial-exec")));
+static _Thread_local rv_st_blk_t *rv_st_mine;
 
 #define RV_ST_SOURCES 8
 static struct {
