@@ -50,7 +50,8 @@ extern rv_am_ifn_t rv_am_internal[RV_AMI_COUNT];
 #define RV_ALL_CASES(X) \
     X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
-static void rv_am_call(gex_AM_Fn_t fn, int is_short, gex_Token_t tok, void *buf, size_t nb,
+static inline __attribute__((always_inline)) void rv_am_call(gex_AM_Fn_t fn, int is_short,
+                                                            gex_Token_t tok, void *buf, size_t nb,
                        const gex_AM_Arg_t *a, unsigned nargs)
 {
     if (is_short) {
@@ -94,21 +95,36 @@ const char *rv_am_internal_name(unsigned index, int is_req)
     return s ? s : is_req ? "rivet internal AM request" : "rivet internal AM reply";
 }
 
-/* RIVET_TRACE: the handler's run as one event, named by the handler's registered name (or
- * "AM handler"), with the sender, payload size and handler index. */
-static __attribute__((noinline)) void rv_am_run_traced(struct rv_token *tok, rv_am_ifn_t ifn,
-                                                       const gex_AM_Entry_t *e, unsigned kind,
-                                                       void *buf, size_t nb,
-                                                       const rv_am_hdr_t *h)
+/* RIVET_STATS and RIVET_TRACE: runs the handler as rv_am_deliver would, counted (calls and
+ * time by category) and traced (one event, named by the handler's registered name, with the
+ * sender, payload size and handler index), as each is on. */
+static __attribute__((noinline)) void rv_am_run_observed(struct rv_token *tok, rv_am_ifn_t ifn,
+                                                         const gex_AM_Entry_t *e, unsigned kind,
+                                                         int is_req, void *buf, size_t nb,
+                                                         const rv_am_hdr_t *h)
 {
+    int trace = RV_OBS_ON(RV_OBS_TRACE), stats = RV_STAT_ON();
     unsigned id = ifn ? RV_TR_AMI_HANDLER : RV_TR_AM_HANDLER;
-    uint64_t t0 = rv_trace_begin(id);
+    uint64_t t0 = trace ? rv_trace_begin(id) : 0;
+    uint64_t s0 = stats ? rv_stats_ticks() : 0;
     if (ifn)
         ifn(tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, tok, buf, nb, h->args, h->nargs);
-    const char *label = ifn ? rv_am_internal_name(h->handler, tok->is_req) : e->gex_name;
-    rv_trace_end(id, t0, label, tok->src, kind == RV_AM_SHORT ? 0 : nb, h->handler);
+    if (stats) {
+        uint64_t dt = rv_stats_ticks() - s0;
+        if (ifn) {
+            rv_stats_add(RV_ST_AM_INT_RECV, 1);
+            rv_stats_add(RV_ST_AM_INT_NS, dt);
+        } else {
+            rv_stats_add((rv_stat_t)(RV_ST_AM_RECV_SHORT_REQ + 2 * (kind - RV_AM_SHORT) + !is_req), 1);
+            rv_stats_add(RV_ST_AM_HANDLER_NS, dt);
+        }
+    }
+    if (trace) {
+        const char *label = ifn ? rv_am_internal_name(h->handler, tok->is_req) : e->gex_name;
+        rv_trace_end(id, t0, label, tok->src, kind == RV_AM_SHORT ? 0 : nb, h->handler);
+    }
 }
 
 void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
@@ -190,8 +206,8 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 
     struct rv_token *outer = rv_am_cur_token;
     rv_am_cur_token = &tok;
-    if (RV_OBS_ON(RV_OBS_TRACE))
-        rv_am_run_traced(&tok, ifn, e, kind, buf, nb, h);
+    if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
+        rv_am_run_observed(&tok, ifn, e, kind, is_req, buf, nb, h);
     else if (internal)
         ifn(&tok, buf, nb, h->args, h->nargs);
     else

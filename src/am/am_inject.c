@@ -35,6 +35,7 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
 {
     int tries = 0;
     while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
+        RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
         if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
         int n = rv_am_xmit_poll(chan);
         if (flags & GEX_FLAG_IMMEDIATE) {
@@ -119,6 +120,7 @@ static __attribute__((noinline)) int rv_am_loopback(unsigned chan, const rv_am_h
     }
     memcpy(msg, h, hl);
     if (pn) memcpy((char *)msg + hl, pl, pn);
+    RV_STAT_INC(RV_ST_AM_LOOPBACK);
     rv_am_deliver(rv_job.rank, chan, msg, len);
     return 0;
 }
@@ -132,6 +134,27 @@ void rv_am_lc(const char *call, gex_Event_t *lc, int is_reply)
     }
     if (lc == GEX_EVENT_DEFER) rv_fatal("%s: GEX_EVENT_DEFER is not allowed as lc_opt of an AM", call);
     *lc = GEX_EVENT_INVALID; /* locally complete on return */
+}
+
+/* RIVET_STATS: one AM the caller asked for, sent (rc 0) or refused under IMMEDIATE. */
+__attribute__((noinline)) void rv_am_stat_sent(unsigned chan, unsigned kind, size_t nbytes, int rc)
+{
+    if (kind & RV_AM_F_INTERNAL) {
+        if (!rc) rv_stats_add(RV_ST_AM_INT_SENT, 1);
+        return;
+    }
+    if (rc) {
+        rv_stats_add(RV_ST_AM_IMM_REFUSED, 1);
+        return;
+    }
+    unsigned k = (kind & RV_AM_KIND_MASK) - RV_AM_SHORT, rep = chan == RV_CHAN_REP;
+    rv_stats_add((rv_stat_t)(RV_ST_AM_SENT_SHORT_REQ + 2 * k + rep), 1);
+    if (!k) return;
+    rv_stats_add((rv_stat_t)(RV_ST_AM_BYTES_MEDIUM_REQ + 2 * (k - 1) + rep), nbytes);
+    rv_stat_t c = nbytes <= 64 ? RV_ST_AM_SIZE_64 : nbytes <= 512 ? RV_ST_AM_SIZE_512
+                : nbytes <= 4096 ? RV_ST_AM_SIZE_4K : nbytes <= 32768 ? RV_ST_AM_SIZE_32K
+                : nbytes <= 262144 ? RV_ST_AM_SIZE_256K : RV_ST_AM_SIZE_BIG;
+    rv_stats_add(c, 1);
 }
 
 static inline __attribute__((always_inline)) int
@@ -197,17 +220,20 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
     return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
 }
 
-/* RIVET_TRACE: the send as one event, named by its call ("rivet internal AM" for the
- * library's own), with its peer, payload size and handler index. */
+/* RIVET_STATS and RIVET_TRACE: the send counted (sent, or refused under IMMEDIATE) and traced
+ * (one event named by its call, or by the library's AM for its own, with the peer, payload
+ * size and handler index), as each is on. */
 static __attribute__((noinline)) int
-rv_am_send_traced(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
-                  gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
-                  gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+rv_am_send_observed(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
+                    gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
+                    gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
+    int trace = RV_OBS_ON(RV_OBS_TRACE);
     unsigned id = (kind & RV_AM_F_INTERNAL) ? RV_TR_AMI_SEND : RV_TR_AM_SEND;
-    uint64_t t0 = rv_trace_begin(id);
+    uint64_t t0 = trace ? rv_trace_begin(id) : 0;
     int rc = rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
-    if (!rc)
+    if (RV_STAT_ON()) rv_am_stat_sent(chan, kind, nbytes, rc);
+    if (trace && !rc)
         rv_trace_end(id, t0,
                      (kind & RV_AM_F_INTERNAL) ? rv_am_internal_name(handler, chan == RV_CHAN_REQ)
                                                : call,
@@ -215,14 +241,24 @@ rv_am_send_traced(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
     return rc;
 }
 
+/* The send with its observability hook, one not-taken branch: inlined into the gex_AM_* calls
+ * below, so each keeps its constant category and channel. */
+static inline __attribute__((always_inline)) int
+rv_am_send_i(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind, gex_AM_Index_t handler,
+             const void *src, size_t nbytes, void *dest, gex_Flags_t flags, unsigned nargs,
+             const gex_AM_Arg_t *args)
+{
+    if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
+        return rv_am_send_observed(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs,
+                                   args);
+    return rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+}
+
 int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
-    if (RV_OBS_ON(RV_OBS_TRACE))
-        return rv_am_send_traced(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs,
-                                 args);
-    return rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+    return rv_am_send_i(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
 }
 
 /* Collects a call's variadic handler arguments. */
@@ -273,7 +309,7 @@ int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
     static const char call[] = "gex_AM_RequestShort";
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
     RV_AM_ARGS(call, numargs, numargs, a);
-    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs, a);
+    return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs, a);
 }
 
 int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -284,7 +320,7 @@ int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
-    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_MEDIUM, handler, source_addr, nbytes, NULL,
+    return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_MEDIUM, handler, source_addr, nbytes, NULL,
                       flags, numargs, a);
 }
 
@@ -296,7 +332,7 @@ int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
-    return rv_am_send(call, jr, RV_CHAN_REQ, RV_AM_LONG, handler, source_addr, nbytes, dest_addr,
+    return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_LONG, handler, source_addr, nbytes, dest_addr,
                       flags, numargs, a);
 }
 
@@ -306,7 +342,7 @@ int _rivet_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t
     static const char call[] = "gex_AM_ReplyShort";
     struct rv_token *t = rv_am_rep_check(call, token);
     RV_AM_ARGS(call, numargs, numargs, a);
-    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_SHORT, handler, NULL, 0, NULL, flags,
+    int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_SHORT, handler, NULL, 0, NULL, flags,
                         numargs, a);
     if (rc) t->replied = 0;
     return rc;
@@ -320,7 +356,7 @@ int _rivet_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void
     struct rv_token *t = rv_am_rep_check(call, token);
     rv_am_lc(call, lc_opt, 1);
     RV_AM_ARGS(call, numargs, numargs, a);
-    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_MEDIUM, handler, source_addr, nbytes,
+    int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_MEDIUM, handler, source_addr, nbytes,
                         NULL, flags, numargs, a);
     if (rc) t->replied = 0;
     return rc;
@@ -334,7 +370,7 @@ int _rivet_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *
     struct rv_token *t = rv_am_rep_check(call, token);
     rv_am_lc(call, lc_opt, 1);
     RV_AM_ARGS(call, numargs, numargs, a);
-    int rc = rv_am_send(call, t->src, RV_CHAN_REP, RV_AM_LONG, handler, source_addr, nbytes,
+    int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_LONG, handler, source_addr, nbytes,
                         dest_addr, flags, numargs, a);
     if (rc) t->replied = 0;
     return rc;

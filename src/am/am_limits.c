@@ -8,6 +8,17 @@
 static size_t rv_medium_max, rv_long_max_mapped, rv_long_max_rdma;
 static int rv_lub_early; /* a LUB query was answered before gex_Client_Init */
 
+/* RIVET_STATS: am_long.c's counters (Longs by RDMA), folded in as am.long.*. */
+static void rv_am_long_stats_emit(rv_stats_emit_t emit, void *ctx)
+{
+    rv_am_long_stats_t s;
+    rv_am_long_get_stats(&s);
+    emit("rdma_sync", s.rdma_sync, ctx);
+    emit("rdma_reassembly", s.rdma_reasm, ctx);
+    emit("header_first", s.header_first, ctx);
+    emit("payload_first", s.payload_first, ctx);
+}
+
 void rv_am_init(void)
 {
     size_t m = RV_AM_MAX_MEDIUM;
@@ -25,6 +36,7 @@ void rv_am_init(void)
     rv_long_max_rdma = rv_tp.lim.max_rdma < rv_long_max_mapped ? rv_tp.lim.max_rdma
                                                                 : rv_long_max_mapped;
     rv_am_long_init();
+    if (RV_STAT_ON() && rv_tp.ops.put) rv_stats_source("am.long", rv_am_long_stats_emit);
     rv_am_lb_queue = !strcmp(rv_cfg.AM_LOOPBACK, "queue");   /* run|queue, checked at start-up */
 }
 

@@ -64,10 +64,12 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
         size_t hl = RV_AM_HDR_BYTES(numargs);
         int tries = 0;
         while (!(addr = rv_tp.ops.reserve(rv_tp.priv, jr, chan, hl, size))) {
+            RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
             int n = rv_am_xmit_poll(chan);
             if (flags & GEX_FLAG_IMMEDIATE) {
                 if (!tries++) continue;
                 if (tok) tok->replied = 0; /* a no-op: the handler may still Reply */
+                RV_STAT_INC(RV_ST_AM_IMM_REFUSED);
                 return GEX_AM_SRCDESC_NO_OP;
             }
             if (n == 0 && rv_job.oversubscribed) sched_yield();
@@ -181,6 +183,8 @@ int _rivet_am_commit(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
         d->active = 0;
         rv_tp.ops.commit(rv_tp.priv, d->jr, d->is_reply ? RV_CHAN_REP : RV_CHAN_REQ, hb, hl,
                          nbytes);
+        if (RV_STAT_ON())
+            rv_am_stat_sent(d->is_reply ? RV_CHAN_REP : RV_CHAN_REQ, RV_AM_MEDIUM, nbytes, 0);
         return 0;
     }
     /* The send may poll (waiting for room, or for an RDMA payload) and so run handlers

@@ -56,6 +56,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     rv_job_init(&bi);
     rv_trace_init(t_start, rv_trace_clock());
     uint64_t t_tp = rv_trace_clock();
+    rv_stats_init();
     rv_tp_open();
     rv_trace_phase("transport open", t_tp);
     rv_poller.poll = rv_tp.ops.poll;

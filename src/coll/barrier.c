@@ -2,6 +2,7 @@
 /* coll/barrier.c: gex_Coll_BarrierNB and gex_Coll_BarrierBlocking as a dissemination
  * barrier on any team (over the neighbourhood leaders when it runs in two levels, hier.c). */
 #include "coll/coll_int.h"
+#include "core/trace.h"
 #include "transport/transport.h"
 
 #include <stdlib.h>
@@ -90,9 +91,19 @@ static int rv_lbar_finish(void)
     return 1;
 }
 
+/* RIVET_TRACE: the barrier as an asynchronous span, as a message barrier's (coll.c). */
+static __attribute__((noinline)) void rv_lbar_trace(const struct rv_lbar *b, int begin)
+{
+    rv_trace_async(RV_TR_BARRIER, begin, rv_coll_kind_name(b->kind),
+                   (uint64_t)b->ct->tm->id << 32 | b->seq, 0, b->ct->tm->id);
+}
+
 static int rv_lbar_test(struct rv_op *op)
 {
-    return rv_lbar_done((struct rv_lbar *)op) && rv_lbar_finish();
+    struct rv_lbar *b = (struct rv_lbar *)op;
+    if (!rv_lbar_done(b) || !rv_lbar_finish()) return 0;
+    if (RV_OBS_ON(RV_OBS_TRACE)) rv_lbar_trace(b, 0);
+    return 1;
 }
 static void rv_lbar_release(struct rv_op *op) { free(op); }
 
@@ -118,6 +129,10 @@ static gex_Event_t rv_lbar_start(const char *call, gex_TM_t tm, unsigned kind,
     if (__builtin_expect(rv_am_in_handler(), 0)) rv_fatal("%s called inside an AM handler", call);
     struct rv_coll_team *ct = tm->coll;
     struct rv_lbar b = { .ct = ct, .kind = kind, .out = out, .seq = ct->seq++ };
+    if (RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE)) {
+        RV_STAT_INC(RV_ST_COLL_FLAT); /* a small collective, like the message barrier */
+        if (RV_OBS_ON(RV_OBS_TRACE)) rv_lbar_trace(&b, 1);
+    }
     if (in) {
         b.vbuf = (ct->g1phase++ & 1) ? 4 : 1;
         uint64_t *v = ct->lines[tm->rank] + b.vbuf;
@@ -130,7 +145,10 @@ static gex_Event_t rv_lbar_start(const char *call, gex_TM_t tm, unsigned kind,
     atomic_thread_fence(memory_order_seq_cst);
     rv_coll_lines_publish(ct, kind);
     b.want = ct->ncoll;
-    if (rv_lbar_done(&b) && rv_lbar_finish()) return GEX_EVENT_INVALID;
+    if (rv_lbar_done(&b) && rv_lbar_finish()) {
+        if (RV_OBS_ON(RV_OBS_TRACE)) rv_lbar_trace(&b, 0);
+        return GEX_EVENT_INVALID;
+    }
     struct rv_lbar *o = malloc(sizeof *o);
     if (!o) rv_fatal("%s: out of memory", call);
     *o = b;

@@ -502,8 +502,17 @@ void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync)
     o->advance = rv_coll_sync_advance;
 }
 
+/* RIVET_STATS: one collective started, by its algorithm family. */
+static __attribute__((noinline)) void rv_coll_stat(const struct rv_coll_op *o)
+{
+    rv_stats_add(o->inner ? RV_ST_COLL_HIER : o->large == 1 ? RV_ST_COLL_LARGE : RV_ST_COLL_FLAT,
+                 1);
+    rv_stats_add(RV_ST_COLL_BYTES, o->nbytes);
+}
+
 gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
 {
+    if (RV_STAT_ON()) rv_coll_stat(o);
     if (o->prep && !(o->sync & RV_SYNC_PRE)) {
         o->prep(o);
         o->prep = NULL;

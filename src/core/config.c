@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 rv_config_t rv_cfg;
@@ -314,6 +315,32 @@ static int rv_config_check_TRACE_MASK(const char *var, const char *v, char *err,
         snprintf(err, n, "environment: %s=%s: '%c' is not a trace category; use letters of %s "
                  "(G gets, P puts, R atomics, V VIS, W collectives, B barriers, A AMs, C internal "
                  "AMs, I phases), or empty for all", var, v, bad, RV_TRACE_LETTERS);
+        return -1;
+    }
+    return 0;
+}
+
+/* RIVET_STATS_FILE / GASNET_STATSFILE: stdout, stderr, -, or a file name whose directory exists
+ * (checked up front, so a typo fails at start-up rather than losing the stats at exit). */
+static int rv_config_check_STATS_FILE(const char *var, const char *v, char *err, size_t n)
+{
+    if (!v[0] || !strcmp(v, "stdout") || !strcmp(v, "stderr") || !strcmp(v, "-")) return 0;
+    size_t l = strlen(v);
+    if (l > 4000 || v[l - 1] == '/') {
+        snprintf(err, n, "environment: %s='%.200s' is not a file name (it %s)", var, v,
+                 l > 4000 ? "is longer than 4000 characters" : "ends with '/'");
+        return -1;
+    }
+    char dir[4096];
+    const char *slash = strrchr(v, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash == v ? 1 : slash - v), v);
+    struct stat st;
+    if (strchr(dir, '%')) return 0; /* a per-rank directory: checked when the rank writes */
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK)) {
+        snprintf(err, n, "environment: %s='%.200s': the directory %.200s %s", var, v, dir,
+                 stat(dir, &st) ? "does not exist" : !S_ISDIR(st.st_mode) ? "is not a directory"
+                                                                        : "is not writable");
         return -1;
     }
     return 0;

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/progress.h"
 #include "core/segmap.h"
+#include "core/stats.h"
 
 #define RV_AM_MAX_ARGS 16
 #define RV_AM_MAX_MEDIUM 65536u

@@ -58,6 +58,7 @@ void rv_fatal(const char *fmt, ...)
     va_end(ap);
     fflush(stdout);
     rv_trace_fini();        /* the events up to here, as a valid file */
+    rv_stats_dump("fatal");
     rv_boot_fatal_job(1);   /* the launcher reports a fatal error, not a gasnet_exit(1) */
     _exit(1);
 }

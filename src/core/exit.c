@@ -11,6 +11,7 @@
 #include "core/core.h"
 #include "boot/boot.h"
 #include "core/trace.h"
+#include "core/stats.h"
 
 #include <dlfcn.h>
 #include <signal.h>
@@ -32,6 +33,7 @@ static void rv_exit_sigquit(int sig)
     (void)sig;
     int orig = rv_exit_sig ? (int)rv_exit_sig : SIGTERM;
     rv_trace_fini_signal(); /* the job is ending: keep this rank's events */
+    rv_stats_dump("signal"); /* the counters so far (one write, no allocation) */
     signal(orig, SIG_DFL);
     sigset_t s;
     sigemptyset(&s);
@@ -77,6 +79,7 @@ static void rv_exit_catch(int sig, void (*fn)(int))
 static void rv_atexit(void)
 {
     rv_trace_fini();
+    rv_stats_dump("exit");
     rv_boot_fini();
 }
 

@@ -22,17 +22,37 @@ void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending)
     rv_nhooks++;
 }
 
-/* An idle hook costs one load, not a call: a poll that finds nothing stays a few loads. */
-int rv_poll(void)
+/* The hooks with work pending. An idle hook costs one load, not a call: a poll that finds
+ * nothing stays a few loads. */
+static inline int rv_poll_hooks(void)
 {
-    int n = rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
+    int n = 0;
     for (int i = 0; i < rv_nhooks; i++)
         if (atomic_load_explicit(rv_hooks[i].pending, memory_order_relaxed)) n += rv_hooks[i].fn();
     return n;
 }
 
+/* RIVET_STATS: the same, timed and counted. */
+static __attribute__((noinline)) int rv_poll_counted(unsigned mask)
+{
+    uint64_t t0 = rv_stats_ticks();
+    int n = rv_poller.poll(rv_poller.priv, mask);
+    if (mask == RV_CHAN_MASK_ALL) n += rv_poll_hooks();
+    rv_stats_add(RV_ST_POLL_NS, rv_stats_ticks() - t0);
+    rv_stats_add(RV_ST_POLL_CALLS, 1);
+    rv_stats_add(n ? RV_ST_POLL_MSGS : RV_ST_POLL_IDLE, n ? (uint64_t)n : 1);
+    return n;
+}
+
+int rv_poll(void)
+{
+    if (RV_STAT_ON()) return rv_poll_counted(RV_CHAN_MASK_ALL);
+    return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL) + rv_poll_hooks();
+}
+
 int rv_poll_replies(void)
 {
+    if (RV_STAT_ON()) return rv_poll_counted(RV_CHAN_MASK(RV_CHAN_REP));
     return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK(RV_CHAN_REP));
 }
 

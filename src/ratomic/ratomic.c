@@ -139,8 +139,10 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
     ad->map = &rv_segmap;
-    /* (0 also while observability is on: every operation then passes the hooks here) */
+    /* (0 while observability is on: every operation then passes the hooks here; with
+     * RIVET_STATS the CPU path is the counted one) */
     ad->fast_ops = ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
+    if (ad->impl == RV_AD_CPU && RV_STAT_ON()) ad->impl = RV_AD_CPU_COUNTED;
     ad->fast_cpu = ad->cpu[0];
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
@@ -270,9 +272,39 @@ static __attribute__((noinline)) gex_Event_t rv_ad_issue(gex_AD_t ad, gex_Rank_t
     if (__builtin_expect(rc != 0, 0)) {
         if (o->nbi) rv_nbi_done(o->nbi, o->ec);
         rv_amo_op_put(o);
+        RV_STAT_INC(RV_ST_AMO_IMM_REFUSED);
         return GEX_EVENT_NO_OP;
     }
+    RV_STAT_INC(ad->impl == RV_AD_NATIVE ? RV_ST_AMO_NATIVE : RV_ST_AMO_REF);
     return is_nbi ? GEX_EVENT_INVALID : &o->root;
+}
+
+/* The CPU atomic on a mapped target word, its result stored for a fetching op. */
+static inline __attribute__((always_inline)) void
+rv_ad_cpu_op(gex_AD_t ad, const rv_segmap_t *m, uintptr_t t, uintptr_t base, unsigned n,
+             gex_OP_t op, uint64_t a, uint64_t b, void *result_p, gex_Flags_t flags, int fetching)
+{
+    uint64_t old = ad->cpu[(flags & (GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL)) != 0](
+        (char *)m->local_base + (t - base), op, a, b);
+    if (fetching) {
+        if (n == 4) {
+            uint32_t v = (uint32_t)old;
+            memcpy(result_p, &v, 4);
+        } else {
+            memcpy(result_p, &old, 8);
+        }
+    }
+}
+
+/* RIVET_STATS on: the same, counted. */
+static __attribute__((noinline)) gex_Event_t
+rv_ad_cpu_counted(gex_AD_t ad, const rv_segmap_t *m, uintptr_t t, gex_OP_t op, uint64_t a,
+                  uint64_t b, void *result_p, gex_Flags_t flags, int fetching)
+{
+    rv_ad_cpu_op(ad, m, t, (uintptr_t)m->owner_base, ad->size, op, a, b, result_p, flags,
+                 fetching);
+    rv_stats_add(RV_ST_AMO_CPU, 1);
+    return GEX_EVENT_INVALID;
 }
 
 /* Stands for every rank's segment before any was attached (size 0: every target is bad). */
@@ -318,18 +350,11 @@ rv_ad_op_body(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Ra
     }
 
     if (__builtin_expect(ad->impl == RV_AD_CPU && m->local_base != NULL, 1)) {
-        uint64_t old = ad->cpu[(flags & RV_AD_STRONG) != 0]((char *)m->local_base + (t - base),
-                                                             op, a, b);
-        if (fetching) {
-            if (n == 4) {
-                uint32_t v = (uint32_t)old;
-                memcpy(result_p, &v, 4);
-            } else {
-                memcpy(result_p, &old, 8);
-            }
-        }
+        rv_ad_cpu_op(ad, m, t, base, n, op, a, b, result_p, flags, fetching);
         return GEX_EVENT_INVALID;
     }
+    if (__builtin_expect(ad->impl == RV_AD_CPU_COUNTED && m->local_base != NULL, 0))
+        return rv_ad_cpu_counted(ad, m, t, op, a, b, result_p, flags, fetching);
     return rv_ad_issue(ad, jr, t, op, a, b, result_p, flags, is_nbi);
 }
 

@@ -14,6 +14,7 @@ typedef enum {
     RV_AD_CPU,    /* CPU atomics on mapped (neighbourhood) segments, AM reference for other peers */
     RV_AD_REF,    /* AM reference for every peer, self included (RIVET_RATOMIC=ref) */
     RV_AD_NATIVE, /* the transport's own atomics for every peer, self included */
+    RV_AD_CPU_COUNTED, /* RV_AD_CPU under RIVET_STATS: off the CPU fast path, so it is counted */
 } rv_ad_impl_t;
 
 /* One CPU atomic on the target word p (4 or 8 bytes; values travel as the low bits of a

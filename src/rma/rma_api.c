@@ -10,6 +10,9 @@
 #include <string.h>
 
 static int rv_rma_ref_only; /* RIVET_RMA=ref */
+/* Copies to mapped peers on the path without a RIVET_STATS hook: neither RIVET_RMA=ref nor
+ * stats (with stats on they take a second, counted branch; off, the check is the one it was). */
+static int rv_rma_mapped_fast;
 
 /* gasnetex.h's inline fast paths read these objects through its mirror structs. */
 #define RV_SAME_FIELD(a, b, f)                                                                 \
@@ -28,9 +31,11 @@ void rv_rma_api_init(void)
     if (!strcmp(rv_cfg.RMA, "ref")) rv_rma_ref_only = 1;
     else if (strcmp(rv_cfg.RMA, "auto"))
         rv_fatal("environment: RIVET_RMA=%s is not one of auto, ref", rv_cfg.RMA);
+    rv_rma_mapped_fast = !rv_rma_ref_only && !(rv_obs_mask & RV_OBS_STATS);
     /* the primordial team exists by now (gex_Client_Init); other teams and TM-pairs take
      * theirs from it when they are made (coll/tm_split.c) */
-    /* (also NULL while observability is on: every Put and Get then passes the hooks here) */
+    /* (also NULL while observability is on: every Put and Get then passes the hooks here; the
+     * inline path stays as it was with both off) */
     rv_eps[0]->client->tm0->rma_map =
         rv_rma_ref_only || RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? NULL : &rv_segmap;
     rv_rma_init();
@@ -162,6 +167,29 @@ static void rv_rma_offsets(const char *call, gex_TM_t tm, gex_Rank_t jr, gex_Ran
     }
 }
 
+/* RIVET_STATS: one RDMA or AM-reference operation started (id, then id + 1 its bytes), or
+ * refused under IMMEDIATE. */
+static __attribute__((noinline)) void rv_rma_stat(const rv_rma_op_t *op, rv_stat_t id,
+                                                  size_t nbytes)
+{
+    if (op == RV_RMA_NO_OP) {
+        rv_stats_add(RV_ST_RMA_IMM_REFUSED, 1);
+        return;
+    }
+    rv_stats_add(id, 1);
+    rv_stats_add((rv_stat_t)(id + 1), nbytes);
+}
+
+/* RIVET_STATS on: a copy to/from a mapped peer, counted. */
+static __attribute__((noinline)) gex_Event_t rv_rma_mapped_counted(int to_seg, void *seg, void *loc,
+                                                                   size_t nbytes)
+{
+    rv_rma_copy(to_seg, seg, loc, nbytes);
+    rv_stats_add(to_seg ? RV_ST_RMA_PUT_MAPPED : RV_ST_RMA_GET_MAPPED, 1);
+    rv_stats_add(to_seg ? RV_ST_RMA_PUT_MAPPED_BYTES : RV_ST_RMA_GET_MAPPED_BYTES, nbytes);
+    return GEX_EVENT_INVALID;
+}
+
 static inline __attribute__((always_inline)) gex_Event_t
 rv_rma_put_body(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                 size_t nbytes, int lc, gex_Event_t *lcp, int is_nbi, gex_Flags_t flags)
@@ -175,15 +203,18 @@ rv_rma_put_body(const char *call, gex_TM_t tm, gex_Rank_t rank, void *dest, cons
         src = l;
     }
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, dest, nbytes, "destination");
-    if (m->local_base && !rv_rma_ref_only) {
+    if (m->local_base && rv_rma_mapped_fast) {
         rv_rma_copy(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
-                                                (uintptr_t)dest, nbytes, is_nbi, lc, flags)
-                          : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
-                                             nbytes, is_nbi, lc, flags);
+    if (__builtin_expect(m->local_base && !rv_rma_ref_only, 0)) /* RIVET_STATS on */
+        return rv_rma_mapped_counted(1, rv_rma_mapped(m, dest), (void *)src, nbytes);
+    int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
+    rv_rma_op_t *op = rdma ? rv_rma_native_start(0, jr, tm->pair_index, (void *)src,
+                                                 (uintptr_t)dest, nbytes, is_nbi, lc, flags)
+                           : rv_rma_ref_start(0, jr, tm->pair_index, (void *)src, (uintptr_t)dest,
+                                              nbytes, is_nbi, lc, flags);
+    if (RV_STAT_ON()) rv_rma_stat(op, rdma ? RV_ST_RMA_PUT_RDMA : RV_ST_RMA_PUT_REF, nbytes);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     if (!op) return GEX_EVENT_INVALID;
     if (lc == RV_LC_LEAF && !rv_rma_lc_done(op)) *lcp = &op->leaf;
@@ -199,15 +230,18 @@ rv_rma_get_body(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void
     if (__builtin_expect(flags & (GEX_FLAG_SELF_SEG_OFFSET | GEX_FLAG_PEER_SEG_OFFSET), 0))
         rv_rma_offsets(call, tm, jr, rank, flags, &dest, &src, nbytes);
     const rv_segmap_t *m = rv_rma_target(call, tm, jr, rank, src, nbytes, "source");
-    if (m->local_base && !rv_rma_ref_only) {
+    if (m->local_base && rv_rma_mapped_fast) {
         rv_rma_copy(0, rv_rma_mapped(m, src), dest, nbytes);
         return GEX_EVENT_INVALID;
     }
-    rv_rma_op_t *op = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only
-                          ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
-                                                nbytes, is_nbi, RV_LC_DEFER, flags)
-                          : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
-                                             is_nbi, RV_LC_DEFER, flags);
+    if (__builtin_expect(m->local_base && !rv_rma_ref_only, 0)) /* RIVET_STATS on */
+        return rv_rma_mapped_counted(0, rv_rma_mapped(m, src), dest, nbytes);
+    int rdma = (m->flags & RV_SEG_RDMA) && !rv_rma_ref_only;
+    rv_rma_op_t *op = rdma ? rv_rma_native_start(1, jr, tm->pair_index, dest, (uintptr_t)src,
+                                                 nbytes, is_nbi, RV_LC_DEFER, flags)
+                           : rv_rma_ref_start(1, jr, tm->pair_index, dest, (uintptr_t)src, nbytes,
+                                              is_nbi, RV_LC_DEFER, flags);
+    if (RV_STAT_ON()) rv_rma_stat(op, rdma ? RV_ST_RMA_GET_RDMA : RV_ST_RMA_GET_REF, nbytes);
     if (op == RV_RMA_NO_OP) return GEX_EVENT_NO_OP;
     return op ? &op->root : GEX_EVENT_INVALID;
 }

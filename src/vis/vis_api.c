@@ -119,6 +119,19 @@ static const rv_segmap_t *rv_vis_target(const char *call, gex_Rank_t jr, gex_Ran
     return m;
 }
 
+/* RIVET_STATS: one VIS call by its mechanism (mapped copy or AM), or refused under IMMEDIATE. */
+static __attribute__((noinline)) void rv_vis_stat(int is_get, int mapped, size_t total, int refused)
+{
+    if (refused) {
+        rv_stats_add(RV_ST_VIS_IMM_REFUSED, 1);
+        return;
+    }
+    rv_stat_t id = is_get ? (mapped ? RV_ST_VIS_GET_MAPPED : RV_ST_VIS_GET_AM)
+                          : (mapped ? RV_ST_VIS_PUT_MAPPED : RV_ST_VIS_PUT_AM);
+    rv_stats_add(id, 1);
+    rv_stats_add((rv_stat_t)(id + 1), total);
+}
+
 static inline int rv_vis_direct(const rv_segmap_t *m)
 {
     return m->local_base != NULL && !rv_vis_ref_only;
@@ -144,16 +157,19 @@ static gex_Event_t rv_vis_lists(const char *call, int is_get, gex_Rank_t jr, gex
         rv_vis_walk_init(&dw, dst, p0);
         rv_vis_walk_init(&sw, src, p0);
         rv_vis_walk_copy(&dw, &sw, total);
+        if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
         return GEX_EVENT_INVALID;
     }
     if (__builtin_expect(!is_get && rv_vis_pc.handler != 0, 0)) { /* peer completion: finish here */
         struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total, 0,
                                                RV_VIS_LC_DEFER, flags & ~GEX_FLAG_ENABLE_LEAF_LC);
         if (op) gex_Event_Wait(rv_vis_op_event(op));
+        if (RV_STAT_ON()) rv_vis_stat(is_get, 0, total, 0);
         return GEX_EVENT_INVALID;
     }
     struct rv_vis_op *op = rv_vis_am_start(is_get, jr, local, remote, total,
                                            form == RV_VIS_NBI, lc, flags);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 0, total, op == RV_VIS_NO_OP);
     if (op == RV_VIS_NO_OP) return GEX_EVENT_NO_OP;
     return op ? rv_vis_op_event(op) : GEX_EVENT_INVALID;
 }
@@ -268,6 +284,7 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
                                          is_get ? "source" : "destination");
     if (rv_vis_direct(m)) {
         rv_vis_strided_copy(&s, rv_vis_delta(m), !is_get);
+        if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
         return GEX_EVENT_INVALID;
     }
     for (size_t k = 0; k < nd; k++) {
@@ -281,10 +298,12 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
         struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, 0, RV_VIS_LC_DEFER,
                                                flags & ~GEX_FLAG_ENABLE_LEAF_LC);
         if (op) gex_Event_Wait(rv_vis_op_event(op));
+        if (RV_STAT_ON()) rv_vis_stat(is_get, 0, total, 0);
         return GEX_EVENT_INVALID;
     }
     struct rv_vis_op *op = rv_vis_am_start(is_get, jr, &l, &r, total, form == RV_VIS_NBI, lc,
                                            flags);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 0, total, op == RV_VIS_NO_OP);
     if (op == RV_VIS_NO_OP) return GEX_EVENT_NO_OP;
     return op ? rv_vis_op_event(op) : GEX_EVENT_INVALID;
 }

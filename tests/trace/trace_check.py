@@ -125,7 +125,7 @@ if case == "events":
           "otherData: %s" % d["otherData"])
     # one timeline: times from the job's first event
     check(min(ev["ts"] for ev in d["traceEvents"] if "ts" in ev) == 0, "not rebased to 0")
-    # library-internal AMs (the barriers' messages) are category C
+    # library-internal AMs (the broadcast's messages) are category C
     check(any(ev["cat"] == "C" for ev in d["traceEvents"] if ev["ph"] == "X"),
           "no internal AM events")
     # scripts/trace_svg.py draws it: a lane per rank's thread and one for its collectives

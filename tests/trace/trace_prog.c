@@ -3,11 +3,13 @@
  * counts them in the trace): every rank, to its right neighbour, sends N_SHORT AM Short
  * Requests (2 args), N_MEDIUM AM Medium Requests of MEDIUM_BYTES, N_LONG AM Long Requests of
  * LONG_BYTES, N_PUT blocking Puts of PUT_BYTES, N_GET blocking Gets of GET_BYTES, N_AMO atomic
- * fetch-adds (U64) and one strided VIS Put, then a barrier. Data is checked too.
+ * fetch-adds (U64) and one strided VIS Put, then a barrier and a broadcast (its messages: the
+ * library's own AMs). Data is checked too.
  * With the argument "die": after the AMs rank 0 calls gasnet_exit(3) while the others wait in
  * a barrier, which the launcher ends with SIGTERM (their traces must survive that). */
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
+#include <gasnet_coll.h>
 #include <gasnet_vis.h>
 
 enum { N_SHORT = 37, N_MEDIUM = 11, MEDIUM_BYTES = 100, N_LONG = 5, LONG_BYTES = 4096,
@@ -88,6 +90,10 @@ int main(int argc, char **argv)
     uint64_t sum;
     memcpy(&sum, rvt_seg_addr(rvt_me, 65536), 8);
     RVT_CHECK(sum == N_AMO, "atomic sum %llu", (unsigned long long)sum);
+    /* a broadcast: its messages are the library's own AMs (category C) */
+    uint64_t word = 0x5eed0000u + rvt_me, got = 0;
+    gex_Event_Wait(gex_Coll_BroadcastNB(rvt_tm, 0, &got, &word, sizeof word, 0));
+    RVT_CHECK(got == 0x5eed0000u, "broadcast gave %llx", (unsigned long long)got);
     gex_AD_Destroy(ad);
     return rvt_done("trace_prog");
 }

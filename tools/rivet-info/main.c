@@ -4,13 +4,15 @@
 #include "info.h"
 #include "core/core.h"
 #include "core/trace.h"
-#include <unistd.h>
+#include "../common/statsmerge.h"
+#include "../common/tracemerge.h"
 
 #include <gasnet_coll.h>
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { S_VERSION = 1, S_JOB = 2, S_TRANSPORTS = 4, S_LIMITS = 8, S_ENV = 16, S_ATOMICS = 32 };
 
@@ -45,7 +47,60 @@ static void rv_info_usage(FILE *f)
 "                         default: as many as exist from rank 0) into one job trace,\n"
 "                         as rivetrun does after a job (for jobs started by srun,\n"
 "                         mpirun, ...); the rank files stay; starts no client\n"
-"  --help                 this text\n", f);
+"  --help                 this text\n"
+"\n"
+"       rivet-info --stats [--json OUT] FILE...\n"
+"Merges RIVET_STATS records (RIVET_STATS_FILE / GASNET_STATSFILE, e.g. of a job that\n"
+"srun or mpirun started) into one job summary: a table on stdout and, with --json,\n"
+"the JSON rivetrun writes (OUT '-': stdout instead of the table). Starts no client.\n", f);
+}
+
+/* --stats: merge the files named, print the summary. */
+static int rv_info_stats(int argc, char **argv)
+{
+    const char *json = NULL;
+    int nfiles = 0, bad = 0;
+    rv_sm_t *m = rv_sm_new();
+    if (!m) return 1;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--json")) {
+            if (++i == argc) {
+                fprintf(stderr, "rivet-info: --json needs a file name (or -)\n");
+                rv_sm_free(m);
+                return 2;
+            }
+            json = argv[i];
+            continue;
+        }
+        char err[512];
+        if (rv_sm_add_file(m, argv[i], err, sizeof err) < 0) {
+            fprintf(stderr, "rivet-info: --stats: %s\n", err);
+            bad = 1;
+        }
+        nfiles++;
+    }
+    if (!nfiles) {
+        fprintf(stderr, "rivet-info: --stats needs at least one stats file\n");
+        rv_sm_free(m);
+        return 2;
+    }
+    if (!rv_sm_ranks(m)) {
+        rv_sm_free(m);
+        return 1;
+    }
+    if (!json || strcmp(json, "-")) rv_sm_table(m, stdout);
+    if (json) {
+        FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "rivet-info: --json %s: %s\n", json, strerror(errno));
+            bad = 1;
+        } else {
+            rv_sm_json(m, f);
+            if (f != stdout && fclose(f)) bad = 1;
+        }
+    }
+    rv_sm_free(m);
+    return bad || fflush(stdout) ? 1 : 0;
 }
 
 static int rv_info_parse_shape(const char *s, uint32_t *n, uint32_t *h)
@@ -62,8 +117,6 @@ static int rv_info_parse_shape(const char *s, uint32_t *n, uint32_t *h)
     *h = (uint32_t)b;
     return 0;
 }
-
-int rv_trace_merge(const char *spec, unsigned np, int remove_parts, const char *who);
 
 static int rv_info_merge_trace(int argc, char **argv)
 {
@@ -99,6 +152,7 @@ static int rv_info_merge_trace(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--stats")) return rv_info_stats(argc, argv);
     unsigned sections = 0;
     rv_info_amo_t amo[16];
     int namo = 0;

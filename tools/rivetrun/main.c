@@ -4,6 +4,7 @@
 #include "boot/launcher/proto.h"
 #include "boot/singleton/singleton.h"
 #include "core/config.h"
+#include "../common/tracemerge.h"
 
 #include <gasnetex.h>
 
@@ -285,8 +286,10 @@ int main(int argc, char **argv)
         return RV_RUN_EXIT_USAGE;
     }
     if (!strcmp(rv_run_launcher_pick(&job.opt), "slurm")) {
+        rv_run_stats_prepare();
         rc = rv_run_slurm(&job.opt);
         if (rv_cfg.TRACE[0]) rv_trace_merge(rv_cfg.TRACE, job.opt.np, 1, "rivetrun");
+        rv_run_stats_finish(job.opt.np);
         rv_run_opts_free(&job.opt);
         return rc;
     }
@@ -302,6 +305,7 @@ int main(int argc, char **argv)
         }
     }
     job.size = job.opt.np;
+    rv_run_stats_prepare();
 
     /* With stdin/out/err closed, our sockets could land on 0-2 and be clobbered. */
     for (int fd = 0; fd < 3; fd++)
@@ -342,6 +346,7 @@ int main(int argc, char **argv)
     rv_run_remote_fini(&job);
     rv_run_reap_orphans(&job);
     rv_run_shm_cleanup(&job);
+    rv_run_stats_finish(job.opt.np);
     rv_run_log(&job, "job done, exit status %d", rc);
     if (rv_cfg.TRACE[0]) rv_trace_merge(rv_cfg.TRACE, job.opt.np, 1, "rivetrun");
     free(job.rank);

@@ -162,9 +162,10 @@ int  rv_run_slurm(rv_run_opts_t *o);
 
 /* cleanup.c */
 void        rv_run_shm_cleanup(rv_run_job_t *job);
+/* RIVET_STATS (stats.c): before the ranks start, the files they write; after they end, the
+ * merged summary (table on stderr, RIVET_STATS_JSON). */
+void        rv_run_stats_prepare(void);
+void        rv_run_stats_finish(uint32_t np);
 
-/* trace_merge.c: the ranks' RIVET_TRACE=spec files into one job trace (remove_parts: delete
- * them after); who prefixes messages. Returns 0, or -1 with a message on stderr. */
-int         rv_trace_merge(const char *spec, unsigned np, int remove_parts, const char *who);
 
 #endif /* RV_RUN_H */

@@ -280,11 +280,14 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
 /* The open instance (for rv_ofi_stats), or NULL. */
 static rv_ofi_t *rv_ofi_inuse;
 
+static void rv_ofi_stats_emit(rv_stats_emit_t emit, void *ctx);
+
 /* Collective: endpoint names go around by a bootstrap allgather into the AV. */
 static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
 {
     rv_ofi_t *o = priv;
     rv_ofi_inuse = o;
+    if (RV_STAT_ON()) rv_stats_source("tp.ofi", rv_ofi_stats_emit);
     o->me = job->rank;
     o->size = job->size;
     pthread_mutex_init(&o->plock, NULL);
@@ -407,6 +410,40 @@ const rv_tp_desc_t rv_tp_ofi_desc = {
     .seg_register = rv_ofi_seg_register,
     .seg_peer = rv_ofi_seg_peer,
 };
+
+/* RIVET_STATS: the counters of ofi_stats.h (not the settings and gauges), folded into the
+ * rank's record as tp.ofi.* (relaxed reads, no lock: this may run from a fatal-error or signal
+ * path). */
+static void rv_ofi_stats_emit(rv_stats_emit_t emit, void *ctx)
+{
+    rv_ofi_t *o = rv_ofi_inuse;
+    if (!o) return;
+#define RV_OFI_EMIT(f) emit(#f, __atomic_load_n(&o->st.f, __ATOMIC_RELAXED), ctx)
+    RV_OFI_EMIT(rc_hits);
+    RV_OFI_EMIT(rc_misses);
+    RV_OFI_EMIT(rc_merged);
+    RV_OFI_EMIT(rc_evicted);
+    RV_OFI_EMIT(rc_bytes_max);
+    RV_OFI_EMIT(puts);
+    RV_OFI_EMIT(gets);
+    RV_OFI_EMIT(bounce_puts);
+    RV_OFI_EMIT(bounce_gets);
+    RV_OFI_EMIT(flush_reads);
+    RV_OFI_EMIT(peer_flushes);
+    RV_OFI_EMIT(flushed_puts);
+    RV_OFI_EMIT(imm_recv);
+    RV_OFI_EMIT(credit_stalls);
+    RV_OFI_EMIT(loans_granted);
+    RV_OFI_EMIT(loans_received);
+    RV_OFI_EMIT(loans_reclaimed);
+    RV_OFI_EMIT(implicit_replies);
+    RV_OFI_EMIT(stashed);
+    RV_OFI_EMIT(multi_recv_reposts);
+    RV_OFI_EMIT(multi_recv_late);
+    RV_OFI_EMIT(amos);
+    RV_OFI_EMIT(amo_again);
+#undef RV_OFI_EMIT
+}
 
 int rv_ofi_stats(rv_ofi_stats_t *out)
 {

@@ -5,6 +5,7 @@
 
 #include "transport/transport.h"
 #include "core/slist.h"
+#include "core/stats.h"
 #include "transport/ofi/ofi_stats.h"
 
 #include <pthread.h>

@@ -225,12 +225,15 @@ static int rv_ucx_all_ok(rv_ucx_t *u, int ok)
     return all;
 }
 
+static void rv_ucx_stats_emit(rv_stats_emit_t emit, void *ctx);
+
 static int rv_ucx_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
 {
     rv_ucx_t *u = priv;
     u->me = job->rank;
     u->size = job->size;
     rv_ucx_g = u;
+    if (RV_STAT_ON()) rv_stats_source("tp.ucx", rv_ucx_stats_emit);
     pthread_mutex_init(&u->plock, NULL);
     const char *why;
     if (rv_ucx_dl_load(&why) != 0) {
@@ -320,6 +323,31 @@ const rv_tp_desc_t rv_tp_ucx_desc = {
     .seg_register = rv_ucx_seg_register,
     .seg_peer = rv_ucx_seg_peer,
 };
+
+/* RIVET_STATS: the counters above, folded into the rank's record as tp.ucx.* (relaxed reads,
+ * no lock: this may run from a fatal-error or signal path). */
+static void rv_ucx_stats_emit(rv_stats_emit_t emit, void *ctx)
+{
+    rv_ucx_t *u = rv_ucx_g;
+    if (!u) return;
+#define RV_UCX_EMIT(f) emit(#f, __atomic_load_n(&u->st.f, __ATOMIC_RELAXED), ctx)
+    RV_UCX_EMIT(sends_imm);
+    RV_UCX_EMIT(sends_buf);
+    RV_UCX_EMIT(send_again);
+    RV_UCX_EMIT(recv_held);
+    RV_UCX_EMIT(recv_copied);
+    RV_UCX_EMIT(puts);
+    RV_UCX_EMIT(gets);
+    RV_UCX_EMIT(flushes);
+    RV_UCX_EMIT(flushed_puts);
+    RV_UCX_EMIT(imm_sent);
+    RV_UCX_EMIT(amos);
+    RV_UCX_EMIT(mem_maps);
+    RV_UCX_EMIT(credit_stalls);
+    RV_UCX_EMIT(credit_msgs);
+    RV_UCX_EMIT(reqq_max);
+#undef RV_UCX_EMIT
+}
 
 int rv_ucx_stats(rv_ucx_stats_t *out)
 {

@@ -5,6 +5,7 @@
 
 #include "transport/transport.h"
 #include "transport/ucx/ucx_stats.h"
+#include "core/stats.h"
 #include "core/slist.h"
 #include "core/spin.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* tools/rivetrun/trace_merge.c: merges the ranks' RIVET_TRACE files into one job trace (one
+/* tools/common/tracemerge.c: merges the ranks' RIVET_TRACE files into one job trace (one
  * timeline: pid = rank, times from the job's first event); rivetrun runs it after a job,
  * rivet-info --merge-trace on demand. Reads the shape core/trace.c writes: one event a line. */
-#include "rivetrun.h"
+#include "tracemerge.h"
 #include "core/trace.h"
 
 #include <errno.h>

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* tools/common/statsmerge.c: parses the per-rank RIVET_STATS records (core/stats.c writes them:
+ * a flat object whose "counters" member maps names to unsigned integers) and merges them. */
+#include "statsmerge.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    unsigned rank, size;
+    uint64_t pid, elapsed_ns;
+    char     host[64], reason[16];
+    uint64_t *val; /* [m->nkeys at the time; grown] */
+    unsigned nval;
+} rv_sm_rank_t;
+
+struct rv_sm {
+    char        **keys;
+    unsigned      nkeys, capkeys;
+    rv_sm_rank_t *ranks; /* indexed by rank */
+    unsigned      capranks;
+    unsigned      size;
+};
+
+rv_sm_t *rv_sm_new(void) { return calloc(1, sizeof(rv_sm_t)); }
+
+void rv_sm_free(rv_sm_t *m)
+{
+    if (!m) return;
+    for (unsigned i = 0; i < m->nkeys; i++) free(m->keys[i]);
+    for (unsigned r = 0; r < m->capranks; r++) free(m->ranks[r].val);
+    free(m->keys);
+    free(m->ranks);
+    free(m);
+}
+
+static int rv_sm_key(rv_sm_t *m, const char *k)
+{
+    for (unsigned i = 0; i < m->nkeys; i++)
+        if (!strcmp(m->keys[i], k)) return (int)i;
+    if (m->nkeys == m->capkeys) {
+        unsigned c = m->capkeys ? 2 * m->capkeys : 64;
+        char **p = realloc(m->keys, c * sizeof *p);
+        if (!p) return -1;
+        m->keys = p;
+        m->capkeys = c;
+    }
+    if (!(m->keys[m->nkeys] = strdup(k))) return -1;
+    return (int)m->nkeys++;
+}
+
+/* ---- a small scanner for the records' JSON ---- */
+typedef struct {
+    const char *p;
+    const char *err;
+} rv_sm_scan_t;
+
+static void rv_sm_ws(rv_sm_scan_t *s)
+{
+    while (*s->p == ' ' || *s->p == '\t' || *s->p == '\r' || *s->p == '\n') s->p++;
+}
+
+static int rv_sm_str(rv_sm_scan_t *s, char *out, size_t n)
+{
+    rv_sm_ws(s);
+    if (*s->p != '"') return s->err = "expected a string", -1;
+    s->p++;
+    size_t o = 0;
+    while (*s->p && *s->p != '"') {
+        if (*s->p == '\\' && s->p[1]) s->p++;
+        if (o + 1 < n) out[o++] = *s->p;
+        s->p++;
+    }
+    if (*s->p != '"') return s->err = "unterminated string", -1;
+    s->p++;
+    out[o] = 0;
+    return 0;
+}
+
+static int rv_sm_num(rv_sm_scan_t *s, uint64_t *v)
+{
+    rv_sm_ws(s);
+    if (*s->p < '0' || *s->p > '9') return s->err = "expected an unsigned number", -1;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s->p, &end, 10);
+    if (errno) return s->err = "number out of range", -1;
+    s->p = end;
+    *v = x;
+    return 0;
+}
+
+static int rv_sm_lit(rv_sm_scan_t *s, char c)
+{
+    rv_sm_ws(s);
+    if (*s->p != c) {
+        static char msg[32];
+        snprintf(msg, sizeof msg, "expected '%c'", c);
+        return s->err = msg, -1;
+    }
+    s->p++;
+    return 0;
+}
+
+/* One record starting at s->p. */
+static int rv_sm_record(rv_sm_t *m, rv_sm_scan_t *s)
+{
+    rv_sm_rank_t r;
+    memset(&r, 0, sizeof r);
+    int have_rank = 0, is_stats = 0;
+    char key[256];
+    /* counters parsed before the rank is known: kept as (key index, value) pairs */
+    unsigned npairs = 0, cap = 0;
+    struct { int k; uint64_t v; } *pairs = NULL;
+    if (rv_sm_lit(s, '{')) return -1;
+    rv_sm_ws(s);
+    while (*s->p != '}') {
+        if (rv_sm_str(s, key, sizeof key) || rv_sm_lit(s, ':')) goto fail;
+        rv_sm_ws(s);
+        uint64_t v = 0;
+        if (!strcmp(key, "counters")) {
+            if (rv_sm_lit(s, '{')) goto fail;
+            rv_sm_ws(s);
+            while (*s->p != '}') {
+                if (rv_sm_str(s, key, sizeof key) || rv_sm_lit(s, ':') || rv_sm_num(s, &v))
+                    goto fail;
+                int k = rv_sm_key(m, key);
+                if (k < 0) return s->err = "out of memory", -1;
+                if (npairs == cap) {
+                    cap = cap ? 2 * cap : 128;
+                    void *p = realloc(pairs, cap * sizeof *pairs);
+                    if (!p) return s->err = "out of memory", -1;
+                    pairs = p;
+                }
+                pairs[npairs].k = k;
+                pairs[npairs++].v = v;
+                rv_sm_ws(s);
+                if (*s->p == ',') s->p++;
+                rv_sm_ws(s);
+            }
+            s->p++;
+        } else if (*s->p == '"') {
+            char val[64];
+            if (rv_sm_str(s, val, sizeof val)) goto fail;
+            if (!strcmp(key, "host")) snprintf(r.host, sizeof r.host, "%s", val);
+            else if (!strcmp(key, "reason")) snprintf(r.reason, sizeof r.reason, "%.15s", val);
+        } else {
+            if (rv_sm_num(s, &v)) goto fail;
+            if (!strcmp(key, "rank")) r.rank = (unsigned)v, have_rank = 1;
+            else if (!strcmp(key, "size")) r.size = (unsigned)v;
+            else if (!strcmp(key, "pid")) r.pid = v;
+            else if (!strcmp(key, "elapsed_ns")) r.elapsed_ns = v;
+            else if (!strcmp(key, "rivet_stats")) is_stats = 1;
+        }
+        rv_sm_ws(s);
+        if (*s->p == ',') s->p++;
+        rv_sm_ws(s);
+    }
+    s->p++;
+    if (!is_stats || !have_rank || r.rank > 1u << 24) {
+        s->err = "not a RIVET_STATS record (no \"rivet_stats\" or \"rank\")";
+        goto fail;
+    }
+    if (r.rank >= m->capranks) {
+        unsigned c = m->capranks ? m->capranks : 8;
+        while (c <= r.rank) c *= 2;
+        rv_sm_rank_t *p = realloc(m->ranks, c * sizeof *p);
+        if (!p) return s->err = "out of memory", -1;
+        memset(p + m->capranks, 0, (c - m->capranks) * sizeof *p);
+        m->ranks = p;
+        m->capranks = c;
+    }
+    rv_sm_rank_t *dst = &m->ranks[r.rank];
+    free(dst->val);
+    r.nval = m->nkeys;
+    r.val = calloc(m->nkeys ? m->nkeys : 1, sizeof *r.val);
+    if (!r.val) return s->err = "out of memory", -1;
+    for (unsigned i = 0; i < npairs; i++) r.val[pairs[i].k] = pairs[i].v;
+    free(pairs);
+    if (!r.reason[0]) snprintf(r.reason, sizeof r.reason, "?");
+    r.size = r.size ? r.size : r.rank + 1;
+    *dst = r;
+    dst->size = r.size;
+    if (r.size > m->size) m->size = r.size;
+    return 0;
+fail:
+    free(pairs);
+    return -1;
+}
+
+int rv_sm_add_file(rv_sm_t *m, const char *path, char *err, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, n, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            char *p = realloc(text, cap);
+            if (!p) {
+                free(text);
+                fclose(f);
+                snprintf(err, n, "%s: out of memory", path);
+                return -1;
+            }
+            text = p;
+        }
+        size_t got = fread(text + len, 1, 4096, f);
+        len += got;
+        if (got < 4096) break;
+    }
+    fclose(f);
+    text[len] = 0;
+    rv_sm_scan_t s = { text, NULL };
+    int nrec = 0;
+    for (;;) {
+        rv_sm_ws(&s);
+        if (!*s.p) break;
+        if (rv_sm_record(m, &s)) {
+            unsigned line = 1;
+            for (const char *q = text; q < s.p; q++) line += *q == '\n';
+            snprintf(err, n, "%s:%u: %s", path, line, s.err ? s.err : "malformed record");
+            free(text);
+            return -1;
+        }
+        nrec++;
+    }
+    free(text);
+    if (!nrec) {
+        snprintf(err, n, "%s: no RIVET_STATS record in it", path);
+        return -1;
+    }
+    return nrec;
+}
+
+unsigned rv_sm_ranks(const rv_sm_t *m)
+{
+    unsigned c = 0;
+    for (unsigned r = 0; r < m->capranks; r++) c += m->ranks[r].val != NULL;
+    return c;
+}
+
+unsigned rv_sm_size(const rv_sm_t *m) { return m->size; }
+
+static int rv_sm_is_max(const char *k)
+{
+    size_t l = strlen(k);
+    return l >= 4 && !strcmp(k + l - 4, "_max");
+}
+
+static int rv_sm_get(const rv_sm_t *m, unsigned r, unsigned k, uint64_t *v)
+{
+    if (r >= m->capranks || !m->ranks[r].val) return 0;
+    *v = k < m->ranks[r].nval ? m->ranks[r].val[k] : 0;
+    return 1;
+}
+
+static uint64_t rv_sm_total(const rv_sm_t *m, unsigned k, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t t = 0, v;
+    int any = 0;
+    *lo = *hi = 0;
+    for (unsigned r = 0; r < m->capranks; r++) {
+        if (!rv_sm_get(m, r, k, &v)) continue;
+        if (!any || v < *lo) *lo = v;
+        if (!any || v > *hi) *hi = v;
+        any = 1;
+        t = rv_sm_is_max(m->keys[k]) ? (v > t ? v : t) : t + v;
+    }
+    return t;
+}
+
+void rv_sm_table(const rv_sm_t *m, FILE *f)
+{
+    unsigned got = rv_sm_ranks(m), size = m->size;
+    uint64_t el = 0;
+    unsigned fatal = 0, sig = 0;
+    for (unsigned r = 0; r < m->capranks; r++) {
+        if (!m->ranks[r].val) continue;
+        if (m->ranks[r].elapsed_ns > el) el = m->ranks[r].elapsed_ns;
+        fatal += !strcmp(m->ranks[r].reason, "fatal");
+        sig += !strcmp(m->ranks[r].reason, "signal");
+    }
+    fprintf(f, "rivet stats: %u of %u rank(s), longest %.3f s", got, size, (double)el / 1e9);
+    if (fatal) fprintf(f, ", %u ended by a fatal error", fatal);
+    if (sig) fprintf(f, ", %u ended by a signal (counts up to then)", sig);
+    fprintf(f, "\n");
+    if (got < size) {
+        fprintf(f, "rivet stats: no record from rank(s)");
+        for (unsigned r = 0; r < size; r++)
+            if (r >= m->capranks || !m->ranks[r].val) fprintf(f, " %u", r);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "%-36s %16s %14s %14s\n", "counter", "job total", "rank min", "rank max");
+    for (unsigned k = 0; k < m->nkeys; k++) {
+        uint64_t lo, hi, t = rv_sm_total(m, k, &lo, &hi);
+        if (!hi) continue;
+        fprintf(f, "%-36s %16llu %14llu %14llu\n", m->keys[k], (unsigned long long)t,
+                (unsigned long long)lo, (unsigned long long)hi);
+    }
+}
+
+void rv_sm_json(const rv_sm_t *m, FILE *f)
+{
+    unsigned size = m->size;
+    fprintf(f, "{\"rivet_stats_job\":1,\"size\":%u,\"ranks_found\":%u,\"counters\":{", size,
+            rv_sm_ranks(m));
+    for (unsigned k = 0; k < m->nkeys; k++) {
+        uint64_t lo, hi, t = rv_sm_total(m, k, &lo, &hi);
+        fprintf(f, "%s\"%s\":%llu", k ? "," : "", m->keys[k], (unsigned long long)t);
+    }
+    fprintf(f, "},\"per_rank\":{");
+    for (unsigned k = 0; k < m->nkeys; k++) {
+        fprintf(f, "%s\"%s\":[", k ? "," : "", m->keys[k]);
+        for (unsigned r = 0; r < size; r++) {
+            uint64_t v;
+            if (rv_sm_get(m, r, k, &v)) fprintf(f, "%s%llu", r ? "," : "", (unsigned long long)v);
+            else fprintf(f, "%snull", r ? "," : "");
+        }
+        fprintf(f, "]");
+    }
+    fprintf(f, "},\"ranks\":[");
+    for (unsigned r = 0; r < size; r++) {
+        const rv_sm_rank_t *x = r < m->capranks ? &m->ranks[r] : NULL;
+        if (!x || !x->val) {
+            fprintf(f, "%s{\"rank\":%u,\"reason\":null}", r ? "," : "", r);
+            continue;
+        }
+        fprintf(f, "%s{\"rank\":%u,\"reason\":\"%s\",\"host\":\"%s\",\"pid\":%llu,"
+                   "\"elapsed_ns\":%llu}",
+                r ? "," : "", r, x->reason, x->host, (unsigned long long)x->pid,
+                (unsigned long long)x->elapsed_ns);
+    }
+    fprintf(f, "]}\n");
+}
