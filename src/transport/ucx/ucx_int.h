@@ -168,6 +168,11 @@ void rv_ucx_msg_close(rv_ucx_t *u);
 int  rv_ucx_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                  const void *payload, size_t paylen);
 int  rv_ucx_poll(void *priv, unsigned chan_mask);
+/* Negotiated payload in place (transport.h): a send buffer, sent by commit without a copy. */
+void *rv_ucx_reserve(void *priv, gex_Rank_t peer, unsigned chan, size_t hdrlen, size_t maxlen);
+void rv_ucx_commit(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                   size_t paylen);
+void rv_ucx_unreserve(void *priv, gex_Rank_t peer, unsigned chan);
 /* Sends a put's immediate value to peer (from poll, after the put's flush). 0 or -1. */
 int  rv_ucx_send_imm(rv_ucx_t *u, gex_Rank_t peer, unsigned chan, uint32_t imm);
 

@@ -335,7 +335,7 @@ static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last
     last->next = NULL;
     rv_spin_lock(&u->rlock);
     if (u->rdone_tail) u->rdone_tail->next = first;
-    else u->rdone = first;
+    else __atomic_store_n(&u->rdone, first, __ATOMIC_RELEASE); /* peeked by rma_poll */
     u->rdone_tail = last;
     rv_spin_unlock(&u->rlock);
 }
@@ -516,9 +516,11 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
 {
     int n = 0;
     if (u->fndirty) rv_ucx_flush_issue(u);
+    if (!__atomic_load_n(&u->rdone, __ATOMIC_ACQUIRE)) return 0; /* nothing finished: no lock */
     rv_spin_lock(&u->rlock);
     rv_ucx_rop_t *op = u->rdone;
-    u->rdone = u->rdone_tail = NULL;
+    __atomic_store_n(&u->rdone, NULL, __ATOMIC_RELAXED);
+    u->rdone_tail = NULL;
     rv_spin_unlock(&u->rlock);
     while (op) {
         rv_ucx_rop_t *next = op->next;
@@ -538,7 +540,7 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
                 rv_spin_lock(&u->rlock);
                 last->next = u->rdone;
                 if (!u->rdone) u->rdone_tail = last;
-                u->rdone = op;
+                __atomic_store_n(&u->rdone, op, __ATOMIC_RELEASE);
                 rv_spin_unlock(&u->rlock);
                 break;
             }
