@@ -412,11 +412,10 @@ static void test_imm(const char *how, int by_credits)
         static const char *names[K_N] = {"Short", "Medium", "Long", "Put"};
         uint8_t *seg = gex_Segment_QueryAddr(rvt_seg);
         for (int k = 0; k < K_N; k++) {
-            int acc = 0, ref = 0;
+            int acc = 0;
             for (int seq = 0; seq < IMM_MAX; seq++) {
                 int ok = okarea[(size_t)k * IMM_MAX + seq];
                 acc += ok;
-                ref += !ok;
                 if (k == K_PUT) {
                     uint8_t *slot = seg + IMM_PUTS + (size_t)seq * 64;
                     if (ok) RVT_VERIFY(slot, 64, imm_seed(K_PUT, seq), "an accepted IMMEDIATE put");
