@@ -3,7 +3,7 @@
 # The API suites rerun over ucx like over every network transport (tests/transport/
 # CMakeLists.txt), with UCX_TLS=tcp here (this machine has no RDMA device); a few again over
 # UCX's shared memory transports (UCX_TLS=sm,self) and with UCX's own choice of transports.
-# ucx_transport.c: big AM Long (both protocols), registration reuse, IMMEDIATE under backpressure, a peer's death. Built without UCX, ucx_transport exits 77 (skipped).
+# ucx_transport.c: big AM Long (both protocols), registration reuse, IMMEDIATE under backpressure, negotiated payload in place, small-put flood, a peer's death. Built without UCX, ucx_transport exits 77 (skipped).
 set(ucx_env "RIVET_PSHM=0;RIVET_TRANSPORT=ucx;UCX_TLS=tcp")
 # this machine has no RDMA device: the automatic reruns go over UCX's tcp transport
 set(RIVET_TP_TEST_ENV_ucx "UCX_TLS=tcp")
@@ -27,6 +27,9 @@ if(RIVET_HAVE_UCX)
   ucx_run(ucx_transport_imm_quiet 2 "${ucx_env}" ucx_transport imm quiet credits)
   ucx_run(ucx_transport_imm_replies 2 "${ucx_env};RIVET_UCX_CREDITS=64" ucx_transport imm replies credits)
   ucx_run(ucx_transport_imm_sm 2 "RIVET_PSHM=0;RIVET_TRANSPORT=ucx;UCX_TLS=sm,self" ucx_transport imm replies)
+  ucx_run(ucx_transport_np 2 "${ucx_env}" ucx_transport np)
+  ucx_run(ucx_transport_np_sm 2 "RIVET_PSHM=0;RIVET_TRANSPORT=ucx;UCX_TLS=sm,self" ucx_transport np)
+  ucx_run(ucx_transport_putflood 2 "${ucx_env}" ucx_transport putflood)
   ucx_run(ucx_transport_atomics 2 "${ucx_env};RIVET_RATOMIC=auto" ucx_transport atomics)
   ucx_run(ucx_transport_atomics 3 "${ucx_env};RIVET_RATOMIC=auto" ucx_transport atomics)
   foreach(t ratomic_ops ratomic_hotspot ratomic_flags ratomic_threads)

@@ -25,6 +25,13 @@
  *                     rank 1's credits (RIVET_UCX_CREDITS). 'credits': the refusals must
  *                     include credit stalls (and in 'replies' the queue must have filled to half
  *                     the credits); else send buffers may refuse first (UCX's shared memory)
+ *   ucx_transport np  negotiated-payload Mediums (Prepare with no buffer, payload written in
+ *                     place, Commit; Requests and the handlers' Replies, 0 B to the largest
+ *                     Medium, some cancelled): every byte checked by the handler, and the
+ *                     transport sent them from its reservations (sends_np), not by copy
+ *   ucx_transport putflood  20000 8-byte NBI puts then one NBI sync, twice, every word read
+ *                     back: fewer than one endpoint flush per 1000 puts (a fixed pool of
+ *                     operation slots needed one per 256: a flush round trip each)
  *   ucx_transport death      rank 1 dies (SIGKILL) while rank 0 keeps sending it AMs and puts:
  *                     the job must end (never hang) with a message naming rank 1
  * Built without UCX, it exits 77 (skipped). */
@@ -50,7 +57,8 @@ int main(void)
 #define KIB ((size_t)1024)
 #define SEG (12 * KIB * KIB)
 
-enum { H_LONG = GEX_AM_INDEX_BASE, H_ACK, H_PING, H_ISHORT, H_IMED, H_ILONG, H_PID };
+enum { H_LONG = GEX_AM_INDEX_BASE, H_ACK, H_PING, H_ISHORT, H_IMED, H_ILONG, H_PID, H_NPREQ,
+       H_NPREP };
 static gex_Rank_t peer;
 static volatile int acks, pings;
 static int bad;
@@ -404,11 +412,10 @@ static void test_imm(const char *how, int by_credits)
         static const char *names[K_N] = {"Short", "Medium", "Long", "Put"};
         uint8_t *seg = gex_Segment_QueryAddr(rvt_seg);
         for (int k = 0; k < K_N; k++) {
-            int acc = 0, ref = 0;
+            int acc = 0;
             for (int seq = 0; seq < IMM_MAX; seq++) {
                 int ok = okarea[(size_t)k * IMM_MAX + seq];
                 acc += ok;
-                ref += !ok;
                 if (k == K_PUT) {
                     uint8_t *slot = seg + IMM_PUTS + (size_t)seq * 64;
                     if (ok) RVT_VERIFY(slot, 64, imm_seed(K_PUT, seq), "an accepted IMMEDIATE put");
@@ -443,6 +450,111 @@ static void test_imm(const char *how, int by_credits)
     }
 }
 
+/* ---- np: negotiated payload in place ---- */
+static volatile int np_got;
+
+static size_t np_size(int i, size_t mx)
+{
+    static const size_t sz[] = {0, 8, 100, 480, 600, 4096, 20000};
+    return i < 7 ? (sz[i] < mx ? sz[i] : mx) : mx;
+}
+
+static void np_rep(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed)
+{
+    (void)t;
+    size_t b = rvt_find_bad(buf, n, (uint64_t)seed);
+    if (b != (size_t)-1) {
+        fprintf(stderr, "FAIL rank %u: NP Reply of %zu bytes: byte %zu wrong\n",
+                (unsigned)rvt_me, n, b);
+        bad = 1;
+    }
+    np_got++;
+}
+
+/* Checks the Request's payload, then Replies with the same size in place (seed + 1). */
+static void np_req(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed)
+{
+    size_t b = rvt_find_bad(buf, n, (uint64_t)seed);
+    if (b != (size_t)-1) {
+        fprintf(stderr, "FAIL rank %u: NP Request of %zu bytes: byte %zu wrong\n",
+                (unsigned)rvt_me, n, b);
+        bad = 1;
+    }
+    gex_AM_SrcDesc_t sd = gex_AM_PrepareReplyMedium(t, NULL, n, n, NULL, 0, 1);
+    RVT_CHECK(gex_AM_SrcDescSize(sd) >= n, "PrepareReplyMedium gave %zu bytes, asked %zu",
+              gex_AM_SrcDescSize(sd), n);
+    rvt_fill(gex_AM_SrcDescAddr(sd), n, (uint64_t)seed + 1);
+    gex_AM_CommitReplyMedium1(sd, H_NPREP, n, seed + 1);
+}
+
+static void test_np(void)
+{
+    size_t mx = gex_AM_MaxRequestMedium(rvt_tm, peer, GEX_EVENT_NOW, 0, 1);
+    size_t mr = gex_AM_MaxReplyMedium(rvt_tm, peer, GEX_EVENT_NOW, 0, 1);
+    if (mr < mx) mx = mr;
+    rv_ucx_stats_t a = stats(); /* before the barrier: the peer's first Requests may be
+                                  * answered inside it */
+    rvt_barrier();
+    int sent = 0;
+    for (int it = 0; it < 40; it++) {
+        for (int i = 0; i < 8; i++) {
+            size_t n = np_size(i, mx);
+            gex_AM_Arg_t seed = (gex_AM_Arg_t)(100000 * rvt_me + 100 * it + 2 * i);
+            gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(rvt_tm, peer, NULL, n, n, NULL,
+                                                              0, 1);
+            RVT_CHECK(gex_AM_SrcDescSize(sd) >= n, "PrepareRequestMedium gave %zu bytes, "
+                      "asked %zu", gex_AM_SrcDescSize(sd), n);
+            if ((it + i) % 5 == 0) { /* written, then dropped: nothing may arrive */
+                rvt_fill(gex_AM_SrcDescAddr(sd), n, 0xdead);
+                RVT_OK(gex_AM_CancelRequestMedium(sd, 0));
+                continue;
+            }
+            rvt_fill(gex_AM_SrcDescAddr(sd), n, (uint64_t)seed);
+            gex_AM_CommitRequestMedium1(sd, H_NPREQ, n, seed);
+            sent++;
+        }
+        GASNET_BLOCKUNTIL(np_got == sent); /* the Replies carry the credits back */
+    }
+    rvt_barrier();
+    rv_ucx_stats_t b = stats();
+    RVT_CHECK(!bad, "a handler saw a wrong payload (see above)");
+    /* this rank's Requests and its Replies to the peer's as many Requests */
+    RVT_CHECK(b.sends_np - a.sends_np >= (uint64_t)(2 * sent), "%d NP Requests and as many "
+              "Replies, %llu sent from reservations", sent,
+              (unsigned long long)(b.sends_np - a.sends_np));
+}
+
+/* ---- putflood: small NBI puts are not bounded by a flush round trip each 256 ---- */
+static void test_putflood(void)
+{
+    enum { N = 20000 };
+    uint64_t *src = malloc(N * sizeof *src), *back = malloc(N * sizeof *back);
+    RVT_CHECK(src && back, "malloc");
+    uint64_t *dst = (uint64_t *)rvt_seg_addr(peer, 0) + (size_t)(rvt_me % 2) * N;
+    for (int round = 0; round < 2; round++) {
+        rvt_barrier();
+        rv_ucx_stats_t a = stats();
+        for (int i = 0; i < N; i++) {
+            src[i] = (uint64_t)round << 40 | (uint64_t)rvt_me << 32 | (uint64_t)i;
+            gex_RMA_PutNBI(rvt_tm, peer, dst + i, &src[i], 8, GEX_EVENT_DEFER, 0);
+        }
+        gex_NBI_Wait(GEX_EC_PUT, 0);
+        rv_ucx_stats_t b = stats();
+        RVT_CHECK(b.puts - a.puts >= N, "%d puts, %llu by UCP", N,
+                  (unsigned long long)(b.puts - a.puts));
+        /* a fixed pool of 256 slots needed N/256 = 78 (one round trip each); now a few */
+        RVT_CHECK((b.flushes - a.flushes) * 1000 < N, "%d puts took %llu flushes", N,
+                  (unsigned long long)(b.flushes - a.flushes));
+        RVT_OK(gex_RMA_GetBlocking(rvt_tm, back, peer, dst, N * sizeof *back, 0));
+        for (int i = 0; i < N; i++)
+            RVT_CHECK(back[i] == src[i], "round %d: word %d is %llx, not %llx", round, i,
+                      (unsigned long long)back[i], (unsigned long long)src[i]);
+    }
+    rvt_barrier();
+    free(src);
+    free(back);
+}
+
 static void test_death(void)
 {
     uint8_t *src = calloc(1, 64 * KIB);
@@ -472,6 +584,8 @@ int main(int argc, char **argv)
         {H_IMED, (gex_AM_Fn_t)h_imed, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, "imed"},
         {H_ILONG, (gex_AM_Fn_t)h_ilong, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 1, NULL, "ilong"},
         {H_PID, (gex_AM_Fn_t)h_pid, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "pid"},
+        {H_NPREQ, (gex_AM_Fn_t)np_req, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, "npreq"},
+        {H_NPREP, (gex_AM_Fn_t)np_rep, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REPLY, 1, NULL, "nprep"},
     };
     RVT_OK(gex_EP_RegisterHandlers(rvt_ep, tab, sizeof tab / sizeof tab[0]));
     RVT_CHECK(rvt_n % 2 == 0 || !strcmp(mode, "atomics"), "needs an even number of ranks");
@@ -483,6 +597,8 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "imm")) test_imm(argc > 2 ? argv[2] : "quiet",
                                                argc > 3 && !strcmp(argv[3], "credits"));
     else if (!strcmp(mode, "atomics")) test_atomics();
+    else if (!strcmp(mode, "np")) test_np();
+    else if (!strcmp(mode, "putflood")) test_putflood();
     else RVT_FAIL("unknown mode %s", mode);
     return rvt_done("ucx_transport");
 }

@@ -307,6 +307,9 @@ static const rv_tp_ops_t rv_ucx_ops = {
     .get = rv_ucx_get,
     .put_seg = rv_ucx_put_seg,
     .get_seg = rv_ucx_get_seg,
+    .reserve = rv_ucx_reserve,
+    .commit = rv_ucx_commit,
+    .unreserve = rv_ucx_unreserve,
 };
 
 const rv_tp_desc_t rv_tp_ucx_desc = {

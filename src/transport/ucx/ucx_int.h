@@ -18,8 +18,8 @@
 #define RV_UCX_AM_ID     7u                /* the one UCP AM id Rivet registers */
 #define RV_UCX_NSEND     64                /* send buffers (messages UCX has not sent yet) */
 #define RV_UCX_SMALL     512               /* messages up to this try an immediate send first */
-#define RV_UCX_NROP      256               /* RDMA operations in flight */
-#define RV_UCX_FLUSH_MAX 64                /* queued puts that force a peer's flush */
+#define RV_UCX_ROP_CHUNK 256               /* operation slots allocated at a time */
+#define RV_UCX_NROP_MAX  8192              /* RDMA operations in flight or awaiting a flush */
 
 /* The UCP AM header of every message: who sent it and on which channel. The AM header and
  * payload (rv_am_deliver's message) are the UCP data. RV_UCX_IMM: no data, 'imm' carries a
@@ -120,7 +120,9 @@ typedef struct rv_ucx {
     rv_spin_t       qlock;
     pthread_mutex_t plock;
     /* RDMA */
-    rv_ucx_rop_t   *rops;         /* [RV_UCX_NROP] */
+    rv_ucx_rop_t   *rchunk[RV_UCX_NROP_MAX / RV_UCX_ROP_CHUNK]; /* slots, allocated on demand */
+    unsigned        nrchunk;
+    rv_spin_t       glock;        /* growing the slots */
     rv_flist_t      rfree;        /* free operation slots */
     rv_ucx_rop_t   *rdone, *rdone_tail; /* finished, to report from poll */
     rv_spin_t       rlock;        /* rdone */
@@ -167,6 +169,11 @@ void rv_ucx_msg_close(rv_ucx_t *u);
 int  rv_ucx_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                  const void *payload, size_t paylen);
 int  rv_ucx_poll(void *priv, unsigned chan_mask);
+/* Negotiated payload in place (transport.h): a send buffer, sent by commit without a copy. */
+void *rv_ucx_reserve(void *priv, gex_Rank_t peer, unsigned chan, size_t hdrlen, size_t maxlen);
+void rv_ucx_commit(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                   size_t paylen);
+void rv_ucx_unreserve(void *priv, gex_Rank_t peer, unsigned chan);
 /* Sends a put's immediate value to peer (from poll, after the put's flush). 0 or -1. */
 int  rv_ucx_send_imm(rv_ucx_t *u, gex_Rank_t peer, unsigned chan, uint32_t imm);
 

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define RV_UCX_SBUF_SZ ((sizeof(rv_ucx_hdr_t) + RV_UCX_MAX_MSG + 63) & ~(size_t)63)
+/* UCP header, up to 8 bytes of padding (a reservation's payload is 16-byte aligned), message */
+#define RV_UCX_SBUF_SZ ((sizeof(rv_ucx_hdr_t) + 8 + RV_UCX_MAX_MSG + 63) & ~(size_t)63)
 
 static _Thread_local int rv_ucx_depth; /* polls this thread is inside (nested from handlers) */
 
@@ -128,6 +129,91 @@ int rv_ucx_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     return rc;
 }
 
+/* ---- negotiated payload in place: a send buffer handed out by reserve(), sent by commit() */
+
+/* This thread's reservation (the engine holds at most one per thread until commit/unreserve)
+ * and where its message starts in the buffer (after the UCP header and padding). */
+static _Thread_local rv_ucx_sbuf_t *rv_ucx_resv;
+static _Thread_local size_t rv_ucx_resv_off;
+
+void *rv_ucx_reserve(void *priv, gex_Rank_t peer, unsigned chan, size_t hdrlen, size_t maxlen)
+{
+    rv_ucx_t *u = priv;
+    rv_ucx_peer_t *p = &u->peers[peer];
+    if (__builtin_expect(p->dead != 0, 0)) rv_ucx_peer_lost(u, peer, p->dead, "AM send");
+    if (hdrlen + maxlen > RV_UCX_MAX_MSG) return NULL;
+    if (chan == RV_CHAN_REQ && !rv_ucx_credit_take(u, p)) {
+        RV_UCX_COUNT(u, credit_stalls, 1);
+        return NULL;
+    }
+    rv_ucx_sbuf_t *b = rv_ucx_sbuf_get(u);
+    if (!b) {
+        if (chan == RV_CHAN_REQ) __atomic_fetch_add(&p->avail, 1, __ATOMIC_RELAXED);
+        RV_UCX_COUNT(u, send_again, 1);
+        return NULL;
+    }
+    /* b->data is 64-byte aligned: pad so that header + hdrlen ends on 16 bytes */
+    rv_ucx_resv = b;
+    rv_ucx_resv_off = sizeof(rv_ucx_hdr_t) + (16 - hdrlen % 16) % 16;
+    return b->data + rv_ucx_resv_off + hdrlen;
+}
+
+void rv_ucx_commit(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                   size_t paylen)
+{
+    rv_ucx_t *u = priv;
+    rv_ucx_peer_t *p = &u->peers[peer];
+    rv_ucx_sbuf_t *b = rv_ucx_resv;
+    unsigned char *d = b->data + rv_ucx_resv_off;
+    rv_ucx_resv = NULL;
+    rv_ucx_hdr_t uh = { .src = u->me, .chan = (uint8_t)chan, .pad2 = peer };
+    if (chan == RV_CHAN_REP) uh.imm = __atomic_exchange_n(&p->owed, 0, __ATOMIC_RELAXED);
+    memcpy(b->data, &uh, sizeof uh);
+    memcpy(d, hdr, hdrlen);
+    size_t len = hdrlen + paylen;
+    RV_UCX_COUNT(u, sends_np, 1);
+    if (len <= RV_UCX_SMALL) { /* UCX sends it now (or refuses): the buffer is free again */
+        ucp_request_param_t prm = {
+            .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
+            .flags = UCP_AM_SEND_FLAG_EAGER,
+        };
+        ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, b->data, sizeof uh, d, len, &prm);
+        if (r == NULL) {
+            rv_ucx_sbuf_put(u, b);
+            return;
+        }
+        if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) != UCS_ERR_NO_RESOURCE)
+            rv_ucx_peer_lost(u, peer, UCS_PTR_STATUS(r), "AM send");
+        if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);
+    }
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                        UCP_OP_ATTR_FIELD_USER_DATA,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+        .cb.send = rv_ucx_sent,
+        .user_data = b,
+    };
+    for (;;) { /* a commit is never refused: without room in UCX, progress until there is */
+        ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, b->data, sizeof uh, d, len, &prm);
+        if (UCS_PTR_IS_PTR(r)) return; /* the buffer returns in rv_ucx_sent */
+        if (r == NULL) {
+            rv_ucx_sbuf_put(u, b);
+            return;
+        }
+        if (UCS_PTR_STATUS(r) != UCS_ERR_NO_RESOURCE)
+            rv_ucx_peer_lost(u, peer, UCS_PTR_STATUS(r), "AM send");
+        rv_ucx_progress(u);
+    }
+}
+
+void rv_ucx_unreserve(void *priv, gex_Rank_t peer, unsigned chan)
+{
+    rv_ucx_t *u = priv;
+    rv_ucx_sbuf_put(u, rv_ucx_resv);
+    rv_ucx_resv = NULL;
+    if (chan == RV_CHAN_REQ) __atomic_fetch_add(&u->peers[peer].avail, 1, __ATOMIC_RELAXED);
+}
+
 /* Gives peer its delivered Requests' credits back in a message of their own (the poller, when
  * they reach half the window, or from the retry list). 0, or -1: no room now (kept owed). */
 static int rv_ucx_credit_send(rv_ucx_t *u, gex_Rank_t peer)
@@ -188,7 +274,7 @@ static int rv_ucx_q_push(rv_ucx_q_t *q, const rv_ucx_msg_t *m)
         q->head = 0;
     }
     q->m[(q->head + q->n) % q->cap] = *m;
-    q->n++;
+    __atomic_store_n(&q->n, q->n + 1, __ATOMIC_RELAXED); /* read without the lock by deliver */
     return 0;
 }
 
@@ -303,6 +389,9 @@ static int rv_ucx_deliver(rv_ucx_t *u, unsigned c, int budget)
 {
     rv_ucx_q_t *q = &u->q[c];
     int n = 0;
+    /* nothing queued (the common idle poll): no lock; a message queued meanwhile by another
+     * thread is delivered by the next poll */
+    if (!__atomic_load_n(&q->n, __ATOMIC_RELAXED)) return 0;
     while (n < budget) {
         rv_spin_lock(&u->qlock);
         if (!q->n) {
@@ -311,7 +400,7 @@ static int rv_ucx_deliver(rv_ucx_t *u, unsigned c, int budget)
         }
         rv_ucx_msg_t m = q->m[q->head]; /* popped before the handler runs: it may poll */
         q->head = (q->head + 1) % q->cap;
-        q->n--;
+        __atomic_store_n(&q->n, q->n - 1, __ATOMIC_RELAXED);
         rv_spin_unlock(&u->qlock);
         if (m.is_imm) rv_am_imm_deliver(m.src, c, m.imm);
         else rv_am_deliver(m.src, c, m.data, m.len);

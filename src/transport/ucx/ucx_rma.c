@@ -106,17 +106,12 @@ static int rv_ucx_exchange(rv_ucx_t *u, ucp_mem_h mh, void *base, ucp_rkey_h *ke
 /* Collective at open: the directory of bound segments' keys. */
 int rv_ucx_rma_open(rv_ucx_t *u)
 {
-    u->rops = calloc(RV_UCX_NROP, sizeof *u->rops);
     u->fdirty = calloc(u->size, sizeof *u->fdirty);
     size_t dlen = (size_t)GASNET_MAXEPS * RV_UCX_DIR_SLOT;
     u->dir = calloc(1, dlen);
     u->dirkey = calloc(u->size, sizeof *u->dirkey);
     u->dirbase = calloc(u->size, sizeof *u->dirbase);
-    if (!u->rops || !u->fdirty || !u->dir || !u->dirkey || !u->dirbase) return -1;
-    for (int i = RV_UCX_NROP - 1; i >= 0; i--) {
-        u->rops[i].u = u;
-        rv_flist_put(&u->rfree, &u->rops[i].link);
-    }
+    if (!u->fdirty || !u->dir || !u->dirkey || !u->dirbase) return -1;
     return rv_ucx_map(u, u->dir, dlen, &u->dirmh);
 }
 
@@ -146,7 +141,8 @@ void rv_ucx_rma_close(rv_ucx_t *u)
     free(u->dirkey);
     free(u->dirbase);
     free(u->dir);
-    free(u->rops);
+    for (unsigned i = 0; i < u->nrchunk; i++) free(u->rchunk[i]);
+    u->nrchunk = 0;
     free(u->fdirty);
 }
 
@@ -301,9 +297,28 @@ unsigned rv_ucx_seg_peer(void *priv, unsigned seg, gex_Rank_t peer, uintptr_t ba
     return RV_SEG_RDMA;
 }
 
+/* A slot: from the free list, else from a new chunk (up to RV_UCX_NROP_MAX slots). A put
+ * holds its slot until the flush that completes it remotely, so a flood of small puts needs
+ * as many slots as puts fit in a flush round trip: a fixed pool of 256 made every 256th put
+ * wait for a round trip (8 B put bandwidth 5-8x below ucp_put_bw). */
 rv_ucx_rop_t *rv_ucx_rop_take(rv_ucx_t *u)
 {
     rv_slink_t *l = rv_flist_get(&u->rfree);
+    if (__builtin_expect(l != NULL, 1)) return rv_container_of(l, rv_ucx_rop_t, link);
+    rv_spin_lock(&u->glock);
+    l = rv_flist_get(&u->rfree); /* another thread may have grown it */
+    if (!l && u->nrchunk < RV_UCX_NROP_MAX / RV_UCX_ROP_CHUNK) {
+        rv_ucx_rop_t *c = calloc(RV_UCX_ROP_CHUNK, sizeof *c);
+        if (c) {
+            u->rchunk[u->nrchunk++] = c;
+            for (int i = RV_UCX_ROP_CHUNK - 1; i >= 0; i--) {
+                c[i].u = u;
+                if (i) rv_flist_put(&u->rfree, &c[i].link);
+            }
+            l = &c[0].link;
+        }
+    }
+    rv_spin_unlock(&u->glock);
     return l ? rv_container_of(l, rv_ucx_rop_t, link) : NULL;
 }
 
@@ -320,10 +335,12 @@ static void rv_ucx_rop_done(rv_ucx_t *u, rv_ucx_rop_t *first, rv_ucx_rop_t *last
     last->next = NULL;
     rv_spin_lock(&u->rlock);
     if (u->rdone_tail) u->rdone_tail->next = first;
-    else u->rdone = first;
+    else __atomic_store_n(&u->rdone, first, __ATOMIC_RELEASE); /* peeked by rma_poll */
     u->rdone_tail = last;
     rv_spin_unlock(&u->rlock);
 }
+
+static void rv_ucx_flush_peer(rv_ucx_t *u, rv_ucx_peer_t *p, gex_Rank_t r);
 
 static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr_t remote,
                           const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags,
@@ -367,6 +384,9 @@ static int rv_ucx_put_key(rv_ucx_t *u, gex_Rank_t peer, ucp_rkey_h rkey, uintptr
         p->listed = 1;
         u->fdirty[u->fndirty++] = peer;
     }
+    /* a blocking put: its flush now, not at the end of the caller's next poll */
+    if ((flags & RV_TP_PUT_WAITED) && !__atomic_load_n(&p->inflight, __ATOMIC_ACQUIRE))
+        rv_ucx_flush_peer(u, p, peer);
     rv_spin_unlock(&u->flock);
     return later ? RV_TP_LC_LATER : 0;
 }
@@ -453,7 +473,27 @@ static void rv_ucx_flush_cb(void *req, ucs_status_t st, void *arg)
     if (first) rv_ucx_rop_done(first->u, first, last);
 }
 
-/* Flushes every listed peer that has no flush in flight (plock held). */
+/* Flushes peer r for all its pending puts (flock held, no flush in flight for it; the lock
+ * is dropped around UCX's call and taken again). It stays listed: the next flush_issue drops
+ * it if nothing was queued meanwhile. */
+static void rv_ucx_flush_peer(rv_ucx_t *u, rv_ucx_peer_t *p, gex_Rank_t r)
+{
+    p->covered = p->pend;
+    p->pend = p->pend_tail = NULL;
+    p->npend = 0;
+    __atomic_store_n(&p->inflight, 1, __ATOMIC_RELAXED);
+    rv_spin_unlock(&u->flock);
+    RV_UCX_COUNT(u, flushes, 1);
+    ucp_request_param_t prm = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
+                                                UCP_OP_ATTR_FIELD_USER_DATA,
+                                .cb.send = rv_ucx_flush_cb, .user_data = p };
+    ucs_status_ptr_t q = ucp_ep_flush_nbx(p->ep, &prm);
+    if (UCS_PTR_IS_ERR(q)) rv_ucx_peer_lost(u, r, UCS_PTR_STATUS(q), "flush");
+    if (!q) rv_ucx_flush_cb(NULL, UCS_OK, p);
+    rv_spin_lock(&u->flock);
+}
+
+/* Flushes every listed peer that has puts pending and no flush in flight (plock held). */
 static void rv_ucx_flush_issue(rv_ucx_t *u)
 {
     rv_spin_lock(&u->flock);
@@ -465,20 +505,8 @@ static void rv_ucx_flush_issue(rv_ucx_t *u)
             u->fdirty[keep++] = r;
             continue;
         }
-        p->covered = p->pend;
-        p->pend = p->pend_tail = NULL;
-        p->npend = 0;
         p->listed = 0;
-        p->inflight = 1;
-        rv_spin_unlock(&u->flock);
-        RV_UCX_COUNT(u, flushes, 1);
-        ucp_request_param_t prm = { .op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK |
-                                                    UCP_OP_ATTR_FIELD_USER_DATA,
-                                    .cb.send = rv_ucx_flush_cb, .user_data = p };
-        ucs_status_ptr_t q = ucp_ep_flush_nbx(p->ep, &prm);
-        if (UCS_PTR_IS_ERR(q)) rv_ucx_peer_lost(u, r, UCS_PTR_STATUS(q), "flush");
-        if (!q) rv_ucx_flush_cb(NULL, UCS_OK, p);
-        rv_spin_lock(&u->flock);
+        if (p->pend) rv_ucx_flush_peer(u, p, r);
     }
     u->fndirty = keep;
     rv_spin_unlock(&u->flock);
@@ -488,9 +516,11 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
 {
     int n = 0;
     if (u->fndirty) rv_ucx_flush_issue(u);
+    if (!__atomic_load_n(&u->rdone, __ATOMIC_ACQUIRE)) return 0; /* nothing finished: no lock */
     rv_spin_lock(&u->rlock);
     rv_ucx_rop_t *op = u->rdone;
-    u->rdone = u->rdone_tail = NULL;
+    __atomic_store_n(&u->rdone, NULL, __ATOMIC_RELAXED);
+    u->rdone_tail = NULL;
     rv_spin_unlock(&u->rlock);
     while (op) {
         rv_ucx_rop_t *next = op->next;
@@ -510,7 +540,7 @@ int rv_ucx_rma_poll(rv_ucx_t *u)
                 rv_spin_lock(&u->rlock);
                 last->next = u->rdone;
                 if (!u->rdone) u->rdone_tail = last;
-                u->rdone = op;
+                __atomic_store_n(&u->rdone, op, __ATOMIC_RELEASE);
                 rv_spin_unlock(&u->rlock);
                 break;
             }

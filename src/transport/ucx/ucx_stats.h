@@ -9,6 +9,7 @@
 typedef struct rv_ucx_stats {
     uint64_t sends_imm;    /* messages UCX sent at once from the caller's memory */
     uint64_t sends_buf;    /* messages copied into a send buffer */
+    uint64_t sends_np;     /* negotiated-payload messages sent from their reservation */
     uint64_t send_again;   /* sends refused: no send buffer free (RV_TP_AGAIN) */
     uint64_t recv_held;    /* received messages delivered in place (UCX's buffer, held) */
     uint64_t recv_copied;  /* received messages copied (misaligned, or not UCX's to keep) */
