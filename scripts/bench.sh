@@ -544,7 +544,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         # TCP loopback costs 20-200 us per round trip here: a tenth of the iterations
         OFI_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
         rivet_ofi ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
-        ofi_raw ofi "$r" --only put_latency,put_rtt,put_bw "${OFI_SIZES[@]}"
+        ofi_raw ofi "$r" --only put_latency,put_rtt,msg_rtt,put_bw "${OFI_SIZES[@]}"
         gasnet udp ofi "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
         rivet_ofi ofi-am "$r" "" bench_am --only am_short_rtt --scale 0.1
         gasnet udp ofi-am "$r" bench_am --only am_short_rtt --scale 0.1
