@@ -70,7 +70,7 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
                 if (tok) tok->replied = 0; /* a no-op: the handler may still Reply */
                 return GEX_AM_SRCDESC_NO_OP;
             }
-            if (n == 0 && rv_job.oversubscribed) sched_yield();
+            if (n == 0 && rv_job.idle_yield) sched_yield();
         }
         reserved = 1;
     } else if (!addr) {
