@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* bench/ofi_raw.c: raw libfabric numbers for the same provider Rivet's ofi transport picks, as
  * the yardstick for Rivet-over-ofi: the blocking fi_write (FI_DELIVERY_COMPLETE, like a blocking
- * put), the fi_write ping-pong round trip, and windowed fi_write bandwidth. It starts its own
+ * put), the fi_write ping-pong round trip, the fi_inject message ping-pong (the AM Short round
+ * trip's counterpart), and windowed fi_write bandwidth. It starts its own
  * two processes (fork) and swaps endpoint names over a socketpair: no Rivet, no launcher. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,6 +24,15 @@
 
 #define BUF (4u << 20)
 #define WINDOW 64
+
+/* Message ping-pong (the yardstick for an AM Short round trip): receive buffers posted
+ * with fi_recv, each message sent with fi_inject (no send completion), like Rivet's small
+ * AMs. */
+#define NRECV 8
+#define MSG_MAX 64
+static struct fi_context rctx[NRECV];
+static char rbufs[NRECV][MSG_MAX];
+static long nrecv; /* receive completions seen */
 
 static const char *const pref[] = {"cxi", "efa", "psm3", "verbs;ofi_rxm", "tcp;ofi_rxm",
                                    "udp;ofi_rxd", "shm", NULL};
@@ -104,6 +114,8 @@ static void setup(raw_t *r)
     TRY(fi_ep_bind(r->ep, &r->av->fid, 0));
     TRY(fi_ep_bind(r->ep, &r->cq->fid, FI_TRANSMIT | FI_RECV));
     TRY(fi_enable(r->ep));
+    for (int b = 0; b < NRECV; b++)
+        TRY(fi_recv(r->ep, rbufs[b], MSG_MAX, NULL, FI_ADDR_UNSPEC, &rctx[b]));
     r->buf = bu_alloc(BUF);
     uint64_t mrm = r->fi->domain_attr->mr_mode;
     r->virt = (mrm & FI_MR_VIRT_ADDR) != 0;
@@ -126,6 +138,7 @@ static void setup(raw_t *r)
 static struct fi_context ctxs[WINDOW];
 static void progress(raw_t *r);
 
+
 /* Posts one write of n bytes from buf+loff to the peer's buf+roff. */
 static void post_write(raw_t *r, size_t loff, size_t roff, size_t n, uint64_t flags, void *ctx)
 {
@@ -145,8 +158,17 @@ static void progress(raw_t *r)
 {
     struct fi_cq_data_entry e[16];
     ssize_t k = fi_cq_read(r->cq, e, 16);
-    if (k > 0) ncomp += k;
-    else if (k != -FI_EAGAIN) { fprintf(stderr, "ofi_raw: completion error\n"); exit(1); }
+    if (k > 0) {
+        for (ssize_t i = 0; i < k; i++) {
+            if (!(e[i].flags & FI_RECV)) { ncomp++; continue; }
+            nrecv++; /* post the buffer again at once */
+            struct fi_context *c = e[i].op_context;
+            int b = (int)(c - rctx);
+            ssize_t rc;
+            while ((rc = fi_recv(r->ep, rbufs[b], MSG_MAX, NULL, FI_ADDR_UNSPEC, c)) == -FI_EAGAIN) {}
+            if (rc) { fprintf(stderr, "ofi_raw: fi_recv: %s\n", fi_strerror((int)-rc)); exit(1); }
+        }
+    } else if (k != -FI_EAGAIN) { fprintf(stderr, "ofi_raw: completion error\n"); exit(1); }
 }
 
 /* Waits for n more completions than were reaped so far. */
@@ -197,6 +219,32 @@ static double pingpong(raw_t *r, size_t n, long iters)
             memcpy((void *)(r->buf + n - 8), &i, 8);
             post_write(r, 0, off, n, n <= r->fi->tx_attr->inject_size ? FI_INJECT : 0, &ctxs[0]);
             reap(r, 1);
+        }
+    }
+    double t = bu_now() - t0;
+    sync2(r);
+    return t / (double)iters;
+}
+
+/* Message ping-pong: rank 0 injects n bytes, rank 1 answers each with n bytes; seconds per
+ * round trip. */
+static double msg_pingpong(raw_t *r, size_t n, long iters)
+{
+    char msg[MSG_MAX] = {0};
+    sync2(r);
+    long seen = nrecv;
+    double t0 = bu_now();
+    for (long i = 0; i < iters; i++) {
+        if (r->me == 1) {
+            while (nrecv == seen) progress(r);
+            seen++;
+        }
+        ssize_t rc;
+        while ((rc = fi_inject(r->ep, msg, n, r->peer)) == -FI_EAGAIN) progress(r);
+        if (rc) { fprintf(stderr, "ofi_raw: fi_inject: %s\n", fi_strerror((int)-rc)); exit(1); }
+        if (r->me == 0) {
+            while (nrecv == seen) progress(r);
+            seen++;
         }
     }
     double t = bu_now() - t0;
@@ -264,6 +312,16 @@ static void run(raw_t *r, bu_opts_t *o)
             if (r->me == 0) bu_report(o, "put_rtt", "fi_write_pingpong", n, "latency", "us", vals,
                                       o->trials, prov);
         }
+    }
+    if (bu_selected(o, "msg_rtt", "fi_inject_pingpong")) {
+        /* 32 bytes: about what an AM Short Request carries on the wire (Rivet's ofi header
+         * and AM header) */
+        size_t n = 32;
+        long iters = bu_iters(o, 10000, n, 32.0 * 1024 * 1024, 4);
+        msg_pingpong(r, n, iters / 4 + 1); /* warm-up */
+        for (int t = 0; t < o->trials; t++) vals[t] = 1e6 * msg_pingpong(r, n, iters);
+        if (r->me == 0) bu_report(o, "msg_rtt", "fi_inject_pingpong", n, "latency", "us", vals,
+                                  o->trials, prov);
     }
     if (bu_selected(o, "put_bw", "fi_write_dc")) {
         for (size_t n = 1024; n <= max; n *= 4) {

@@ -704,7 +704,8 @@ static inline __attribute__((always_inline)) void _rivet_event_wait(gex_Event_t 
 #define gex_Event_Wait(ev) _rivet_event_wait(ev)
 #endif /* inline fast paths */
 
-/* Spin-poll until cond is true; polls for progress and yields when oversubscribed. */
+/* Spin-poll until cond is true; polls for progress and yields when idle if oversubscribed (or
+ * over a network transport that asks for it: RIVET_WAIT_MODE, docs/env.md). */
 extern void _rivet_progress_wait_step(void);
 #define GASNET_BLOCKUNTIL(cond) \
     do { while (!(cond)) _rivet_progress_wait_step(); } while (0)

@@ -182,13 +182,17 @@ fi
 declare -A GASNET_LAUNCH=()
 if [ "$PEERS" = 1 ] && [ -n "$GASNET" ]; then
     for cnd in smp udp; do
-        pre=
+        pre= mode=
         IFS=: read -r -a gdirs <<<"$GASNET"
-        for d in "${gdirs[@]}"; do
-            [ -f "$d/include/$cnd-conduit/$cnd-par.mak" ] && { pre=$d; break; }
+        # par if installed, else parsync (the drivers call GASNet from one thread; an install
+        # configured without --enable-par has only seq and parsync)
+        for m in par parsync; do
+            for d in "${gdirs[@]}"; do
+                [ -f "$d/include/$cnd-conduit/$cnd-$m.mak" ] && { pre=$d; mode=$m; break 2; }
+            done
         done
-        if [ -z "$pre" ]; then peer_status "gasnet-ex-$cnd" skipped "no $cnd-conduit in $GASNET"; continue; fi
-        if ! make -f "$ROOT/bench/gasnet.mk" GASNET_PREFIX="$pre" CONDUIT=$cnd \
+        if [ -z "$pre" ]; then peer_status "gasnet-ex-$cnd" skipped "no $cnd-conduit (par or parsync) in $GASNET"; continue; fi
+        if ! make -f "$ROOT/bench/gasnet.mk" GASNET_PREFIX="$pre" CONDUIT=$cnd MODE=$mode \
                 OUT="$PEERDIR/gasnet-ex-$cnd" >"$LOGS/build-gasnet-ex-$cnd.log" 2>&1; then
             peer_status "gasnet-ex-$cnd" skipped "build failed (logs/build-gasnet-ex-$cnd.log)"; continue
         fi
@@ -197,11 +201,11 @@ if [ "$PEERS" = 1 ] && [ -n "$GASNET" ]; then
         if [ "$cnd" = smp ]; then
             if [ -x "$pre/bin/gasnetrun_smp" ]; then GASNET_LAUNCH[smp]="$pre/bin/gasnetrun_smp -n @NP@"
             else GASNET_LAUNCH[smp]="env GASNET_PSHM_NODES=@NP@"; fi
-            peer_status gasnet-ex-smp built "GASNet-EX ${ver:-?} smp-par from $pre (make -f bench/gasnet.mk)"
+            peer_status gasnet-ex-smp built "GASNet-EX ${ver:-?} smp-$mode from $pre (make -f bench/gasnet.mk)"
         else
             if [ ! -x "$pre/bin/amudprun" ]; then peer_status gasnet-ex-udp skipped "no amudprun in $pre/bin"; continue; fi
             GASNET_LAUNCH[udp]="env GASNET_SUPERNODE_MAXSIZE=1 $pre/bin/amudprun -np @NP@ -spawn L"
-            peer_status gasnet-ex-udp built "GASNet-EX ${ver:-?} udp-par from $pre, GASNET_SUPERNODE_MAXSIZE=1 (no shared memory), amudprun -spawn L"
+            peer_status gasnet-ex-udp built "GASNet-EX ${ver:-?} udp-$mode from $pre, GASNET_SUPERNODE_MAXSIZE=1 (no shared memory), amudprun -spawn L"
         fi
         printf 'gasnet_ex_%s\t%s\n' "$cnd" "$pre" >>"$META"
     done
@@ -556,7 +560,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
         # TCP loopback costs 20-200 us per round trip here: a tenth of the iterations
         OFI_SIZES=(--max-size 1M --scale 0.1); [ "$SMOKE" = 1 ] && OFI_SIZES=(--max-size 4K)
         rivet_ofi ofi "$r" "" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
-        ofi_raw ofi "$r" --only put_latency,put_rtt,put_bw "${OFI_SIZES[@]}"
+        ofi_raw ofi "$r" --only put_latency,put_rtt,msg_rtt,put_bw "${OFI_SIZES[@]}"
         gasnet udp ofi "$r" bench_rma --only put_latency:blocking,put_bw:nbi_bulk "${OFI_SIZES[@]}"
         rivet_ofi ofi-am "$r" "" bench_am --only am_short_rtt --scale 0.1
         gasnet udp ofi-am "$r" bench_am --only am_short_rtt --scale 0.1

@@ -42,7 +42,7 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
             if (tries++) return 1;
             continue;
         }
-        if (n == 0 && rv_job.oversubscribed) sched_yield();
+        if (n == 0 && rv_job.idle_yield) sched_yield();
     }
     return 0;
 }

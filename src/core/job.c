@@ -111,6 +111,7 @@ void rv_job_init(const rv_boot_info_t *bi)
         rv_job.oversubscribed = (int)rv_job.host_size > cpus;
     else
         rv_fatal("environment: RIVET_WAIT_MODE=%s is not one of spin, yield, auto", rv_cfg.WAIT_MODE);
+    rv_job.idle_yield = rv_job.oversubscribed;
 
     rv_verbose(1, "job of %u ranks on %u host(s), %u neighbourhood(s); %u rank(s) here on %d cpu(s)%s",
                n, rv_job.host_count, rv_job.nbrhd_count, rv_job.host_size, cpus,

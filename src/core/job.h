@@ -22,6 +22,9 @@ typedef struct rv_job {
     uint32_t *host_of;       /* [size]: host id of every jobrank */
     uint32_t  host_count;
     int       oversubscribed; /* more ranks on this host than online cores */
+    int       idle_yield;     /* wait loops yield the CPU after an idle poll: oversubscribed,
+                               * RIVET_WAIT_MODE=yield, or (auto) a transport whose poll is a
+                               * system call anyway asked for it (transport/ofi) */
 } rv_job_t;
 
 extern rv_job_t rv_job;

@@ -56,15 +56,15 @@ int rv_poll_replies(void)
     return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK(RV_CHAN_REP));
 }
 
-/* Wait loops poll; when ranks outnumber cores an idle poll gives the core away,
- * so the rank we are waiting for gets to run. */
+/* Wait loops poll; when ranks outnumber cores (or the transport asked for it: rv_job_t
+ * idle_yield) an idle poll gives the core away, so the rank we are waiting for gets to run. */
 void _rivet_progress_wait_step(void)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
     if (__builtin_expect(rv_am_in_handler(), 0))
         rv_fatal("a wait loop (GASNET_BLOCKUNTIL, gex_Event_Wait, ...) ran inside an AM handler; "
                  "handlers may not poll or wait");
-    if (rv_poll() == 0 && rv_job.oversubscribed) sched_yield();
+    if (rv_poll() == 0 && rv_job.idle_yield) sched_yield();
 }
 
 int gasnet_AMPoll(void)

@@ -23,7 +23,7 @@ extern rv_poller_t rv_poller;
 
 /* Polls the transport once (all channels). Returns messages handled. */
 int rv_poll(void);
-/* One step of a wait loop: poll, and yield the CPU when idle and oversubscribed. */
+/* One step of a wait loop: poll, and yield the CPU when idle and rv_job.idle_yield. */
 void _rivet_progress_wait_step(void);
 /* Engines with deferred work (e.g. sends refused for lack of room) register a
  * hook that rv_poll() runs; it must not block, poll or run handlers, and returns

@@ -71,7 +71,7 @@ static __attribute__((noinline)) void rv_nbi_in_handler(const char *call, int wa
 
 void rv_event_handler_wait_step(void)
 {
-    if (rv_poll_replies() == 0 && rv_job.oversubscribed) sched_yield();
+    if (rv_poll_replies() == 0 && rv_job.idle_yield) sched_yield();
 }
 
 __attribute__((noinline)) void rv_event_sync_in_handler(const char *name)

@@ -341,6 +341,11 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     }
     free(st);
     if (!all_ok) return -1;
+    /* An idle poll here is already a system call or two (rxm/tcp progress: poll, epoll_wait);
+     * a sched_yield after it costs little more, and on a machine busy with other work it lets
+     * the peer that has to answer run at once instead of after our time slice: an AM Short
+     * round trip at load 17-30 took 50-56 us instead of 209-581 us (docs/benchmarks.md). */
+    if (!strcmp(rv_cfg.WAIT_MODE, "auto")) rv_job.idle_yield = 1;
     if (rv_ofi_hello(o) != 0) return -1;
     if (o->rma && !all_rma) {
         rv_verbose(1, "ofi: RDMA off: not every rank's provider offers it");

@@ -280,7 +280,7 @@ void rv_ofi_credit_attach(rv_ofi_t *o, uint32_t peer, rv_ofi_hdr_t *h);
 void rv_ofi_credit_detach(rv_ofi_t *o, uint32_t peer, const rv_ofi_hdr_t *h);
 /* Sends what is still owed as control messages (the implicit Replies). */
 void rv_ofi_credit_flush(rv_ofi_t *o);
-/* Collective start-up: every rank sends every rank a hello and waits for all of them,
+/* Collective start-up: every rank sends every other rank a hello and waits for all of them,
  * so connections exist before the first (maybe IMMEDIATE) message. */
 int  rv_ofi_hello(rv_ofi_t *o);
 
