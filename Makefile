@@ -49,14 +49,15 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # UCX_MEM_EVENTS=no: UCX's memory hooks (patched malloc/mmap) crash under the sanitizers'
-# interceptors; tests/lsan.supp: UCX's own allocations.
+# interceptors; tests/lsan.supp: UCX's own allocations; tests/tsan.supp: a race inside libucs
+# at exit.
 asan: test-deps
 	$(call build_tree,build-asan,RelWithDebInfo,-DRIVET_SANITIZE=ON)
 	UCX_MEM_EVENTS=no LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ctest --test-dir build-asan $(CTEST_ARGS)
 
 tsan: test-deps
 	$(call build_tree,build-tsan,RelWithDebInfo,-DRIVET_TSAN=ON)
-	UCX_MEM_EVENTS=no ctest --test-dir build-tsan $(CTEST_ARGS) -LE 'ofi|fault'
+	UCX_MEM_EVENTS=no TSAN_OPTIONS=suppressions=$(CURDIR)/tests/tsan.supp ctest --test-dir build-tsan $(CTEST_ARGS) -LE 'ofi|fault'
 
 clang:
 	@scripts/deps.sh --test --clang

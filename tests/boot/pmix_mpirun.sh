@@ -67,7 +67,8 @@ case $expect in
     exit:*) [ $rc -eq "${expect#exit:}" ] || fail "exit code $rc, expected ${expect#exit:}" ;;
     fail)   [ $rc -ne 0 ] || fail "exit code 0, expected a failure" ;;
 esac
-[ $elapsed -le "$end" ] || fail "the job took ${elapsed}s to end (limit ${end}s)"
+# a failing job must end promptly (a slow passing one, e.g. under TSan on a busy machine, is fine)
+[ "$expect" = ok ] || [ $elapsed -le "$end" ] || fail "the job took ${elapsed}s to end (limit ${end}s)"
 secrets=$(sed -n 's/.* secret \([0-9a-f]\{32\}\)$/\1/p' "$out" | sort -u)
 if [ -n "$secrets" ]; then
     [ "$(echo "$secrets" | wc -l)" -eq 1 ] || fail "ranks printed different job secrets: $secrets"
