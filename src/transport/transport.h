@@ -92,6 +92,10 @@ typedef struct rv_tp_ops {
     void (*commit)(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                    size_t paylen);
     void (*unreserve)(void *priv, gex_Rank_t peer, unsigned chan);
+    /* Optional (NULL: the wait loop keeps busy-polling): a wait loop's poll found nothing to
+     * do. The transport may block the calling thread briefly until traffic arrives (it decides
+     * when: e.g. after many such calls in a row) and returns; never delivers, never sends. */
+    void (*idle)(void *priv);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

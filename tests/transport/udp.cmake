@@ -36,3 +36,9 @@ foreach(lvl 1 10)
   udp_run(udp_loss${lvl}_small_dgram_am_args 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=1472" am_args)
 endforeach()
 udp_run(udp_small_dgram_rma_many 2 "RIVET_UDP_DGRAM=1472" rma_many)
+
+# selective acknowledgements: at 1% loss the retransmissions stay near the datagrams lost
+udp_run(udp_retx 2 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
+udp_run(udp_retx 4 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
+# a long wait blocks in ppoll instead of spinning
+udp_run(udp_idle 2 "" udp_transport idle)
