@@ -121,6 +121,10 @@ typedef struct rv_udp {
     uint64_t        last_timer;
     int             lingered;  /* rv_udp_linger ran */
     unsigned char  *rbuf;      /* [RV_UDP_BATCH][dgram] recvmmsg buffers */
+    struct mmsghdr *rmm;       /* [RV_UDP_BATCH] recvmmsg's headers, built once */
+    struct iovec   *riov;      /* [RV_UDP_BATCH] */
+    struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
+    int             rused;     /* headers the last recvmmsg filled (to reset) */
     /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
      * retransmissions only while the lock stays held (a freed slot is never sent stale) */
     struct mmsghdr *oq;        /* [RV_UDP_OQ] */

@@ -349,24 +349,25 @@ static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struc
     if (rx->len[rx->cons % u->win]) rv_udp_ready(u, h->src, h->chan);
 }
 
-/* Receives what the socket holds, one batch. Returns the number of datagrams. */
+/* Receives what the socket holds, one batch. Returns the number of datagrams. The headers are
+ * built once; only what the kernel wrote into the last batch's is reset (an empty poll costs
+ * the system call alone). */
 static int rv_udp_recv_batch(rv_udp_t *u, uint64_t now)
 {
-    struct mmsghdr mm[RV_UDP_BATCH];
-    struct iovec iov[RV_UDP_BATCH];
-    struct sockaddr_in from[RV_UDP_BATCH];
-    for (int i = 0; i < RV_UDP_BATCH; i++) {
-        iov[i] = (struct iovec){ u->rbuf + (size_t)i * u->dgram, u->dgram };
-        mm[i].msg_hdr = (struct msghdr){ .msg_name = &from[i], .msg_namelen = sizeof from[i],
-                                         .msg_iov = &iov[i], .msg_iovlen = 1 };
-        mm[i].msg_len = 0;
+    struct mmsghdr *mm = u->rmm;
+    for (int i = 0; i < u->rused; i++) {
+        mm[i].msg_hdr.msg_namelen = sizeof u->rfrom[i];
+        mm[i].msg_hdr.msg_flags = 0;
     }
+    u->rused = 0;
     int n = recvmmsg(u->fd, mm, RV_UDP_BATCH, MSG_DONTWAIT, NULL);
     if (n <= 0) return 0;
+    u->rused = n;
     u->st.dgrams_in += (uint64_t)n;
     for (int i = 0; i < n; i++)
-        if (!(mm[i].msg_hdr.msg_flags & MSG_TRUNC) && mm[i].msg_hdr.msg_namelen == sizeof from[i])
-            rv_udp_arrive(u, iov[i].iov_base, mm[i].msg_len, &from[i], now);
+        if (!(mm[i].msg_hdr.msg_flags & MSG_TRUNC) &&
+            mm[i].msg_hdr.msg_namelen == sizeof u->rfrom[i])
+            rv_udp_arrive(u, u->riov[i].iov_base, mm[i].msg_len, &u->rfrom[i], now);
     return n;
 }
 
@@ -674,6 +675,15 @@ int rv_udp_msg_open(rv_udp_t *u)
     u->is_active = calloc(u->size, 1);
     u->rbuf = aligned_alloc(64, (size_t)RV_UDP_BATCH * u->dgram);
     u->held = malloc(u->dgram);
+    u->rmm = calloc(RV_UDP_BATCH, sizeof *u->rmm);
+    u->riov = calloc(RV_UDP_BATCH, sizeof *u->riov);
+    u->rfrom = calloc(RV_UDP_BATCH, sizeof *u->rfrom);
+    for (int i = 0; u->rbuf && u->rmm && u->riov && u->rfrom && i < RV_UDP_BATCH; i++) {
+        u->riov[i] = (struct iovec){ u->rbuf + (size_t)i * u->dgram, u->dgram };
+        u->rmm[i].msg_hdr = (struct msghdr){ .msg_name = &u->rfrom[i],
+                                             .msg_namelen = sizeof u->rfrom[i],
+                                             .msg_iov = &u->riov[i], .msg_iovlen = 1 };
+    }
     u->oq = calloc(RV_UDP_OQ, sizeof *u->oq);
     u->oiov = calloc(RV_UDP_OQ, sizeof *u->oiov);
     u->oack = calloc(RV_UDP_OQ, sizeof *u->oack);
@@ -687,7 +697,7 @@ int rv_udp_msg_open(rv_udp_t *u)
                (unsigned)(RV_UDP_MAX_MSG >> 10), (unsigned long long)u->rto_ns / 1000,
                (unsigned long long)u->rto_min_ns / 1000, (unsigned long long)u->rto_max_ns / 1000);
     return u->ready[0] && u->ready[1] && u->acks && u->active && u->is_active && u->rbuf &&
-           u->held && u->oq && u->oiov && u->oack ? 0 : -1;
+           u->held && u->oq && u->oiov && u->oack && u->rmm && u->riov && u->rfrom ? 0 : -1;
 }
 
 void rv_udp_msg_close(rv_udp_t *u)
@@ -715,6 +725,12 @@ void rv_udp_msg_close(rv_udp_t *u)
     free(u->held);
     free(u->oq);
     free(u->oiov);
+    free(u->rmm);
+    free(u->riov);
+    free(u->rfrom);
+    u->rmm = NULL;
+    u->riov = NULL;
+    u->rfrom = NULL;
     free(u->oack);
     u->oq = NULL;
     u->oiov = NULL;
