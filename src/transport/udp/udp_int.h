@@ -108,7 +108,7 @@ typedef struct rv_udp {
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */
     uint64_t        dead_ns, ack_ns, tick_ns;       /* tick: how often timers run */
     uint64_t        idle_ns;   /* longest blocking wait when idle */
-    unsigned        idle_polls; /* empty wait steps before blocking (0: never) */
+    uint64_t        idle_spin_ns; /* busy-polling with nothing arriving before blocking (0: never) */
     rv_udp_peer_t  *peers;     /* [size] */
     pthread_mutex_t lock;      /* everything below and the peers' streams */
     uint32_t       *ready[2];  /* per channel: peers whose rx may have a message to deliver */

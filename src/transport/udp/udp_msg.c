@@ -177,8 +177,8 @@ static void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_
 /* Sends are queued, not sent, while this thread delivers (a handler's replies leave together
  * at the end of the poll). */
 static __thread int rv_udp_delivering;
-/* Empty wait steps of this thread in a row (rv_udp_idle). */
-static __thread unsigned rv_udp_idle_count;
+/* Since when this thread's wait loops found nothing (rv_udp_idle; 0: they did). */
+static __thread uint64_t rv_udp_idle_since;
 
 /* ---- send ------------------------------------------------------------------------------ */
 int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
@@ -235,6 +235,7 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     rv_udp_activate(u, peer);
     if (!rv_udp_delivering) rv_udp_flush_out(u);
     pthread_mutex_unlock(&u->lock);
+    rv_udp_idle_since = 0; /* this thread is busy: its next wait spins first */
     return 0;
 }
 
@@ -552,7 +553,7 @@ int rv_udp_poll(void *priv, unsigned chan_mask)
         got += k;
         if (k < RV_UDP_BATCH) break;
     }
-    if (got) rv_udp_idle_count = 0;
+    if (got) rv_udp_idle_since = 0;
     /* fast retransmissions leave before the lock is first released (the out queue invariant) */
     if (u->noq) rv_udp_flush_out(u);
     int n = 0;
@@ -569,15 +570,22 @@ int rv_udp_poll(void *priv, unsigned chan_mask)
     return n;
 }
 
-/* A wait loop found nothing to do (core/progress.c): after idle_polls of those in a row on this
- * thread, block in ppoll until a datagram comes, for at most idle_ns, or until the next timer
- * tick when datagrams are in flight or acknowledgements pending. Busy-polling stays the fast
- * path: a round trip answered within idle_polls polls never blocks. */
+/* A wait loop found nothing to do (core/progress.c): once this thread has busy-polled for
+ * idle_spin_ns without a datagram arriving, block in ppoll until one comes, for at most idle_ns,
+ * or until the next timer tick when datagrams are in flight or acknowledgements pending.
+ * Busy-polling stays the fast path. The threshold is time, not a count of polls, and long:
+ * on a loaded machine a blocked rank waits a scheduler slice (milliseconds) to run again once
+ * woken, and a short threshold made every round trip pay that (5 ms instead of 20 us). */
 void rv_udp_idle(void *priv)
 {
     rv_udp_t *u = priv;
-    if (!u->idle_polls || ++rv_udp_idle_count < u->idle_polls) return;
-    rv_udp_idle_count = u->idle_polls; /* stays idle until a datagram comes */
+    if (!u->idle_spin_ns) return;
+    uint64_t now = rv_udp_now();
+    if (!rv_udp_idle_since) {
+        rv_udp_idle_since = now;
+        return;
+    }
+    if (now - rv_udp_idle_since < u->idle_spin_ns) return;
     if (pthread_mutex_trylock(&u->lock) != 0) return;
     uint64_t wait = u->idle_ns;
     if ((u->nactive || u->nacks || u->held_len) && wait > u->tick_ns) wait = u->tick_ns;
@@ -661,7 +669,7 @@ int rv_udp_msg_open(rv_udp_t *u)
     u->dead_ns = (uint64_t)rv_cfg.UDP_PEER_TIMEOUT * 1000000000ull;
     u->tick_ns = u->rto_min_ns / 4;
     u->ack_ns = u->rto_min_ns / 4;
-    u->idle_polls = (unsigned)rv_cfg.UDP_IDLE_POLLS;
+    u->idle_spin_ns = (uint64_t)rv_cfg.UDP_IDLE_SPIN_US * 1000u;
     u->idle_ns = (uint64_t)rv_cfg.UDP_IDLE_US * 1000u;
     for (uint32_t r = 0; r < u->size; r++) u->peers[r].rto = u->rto_ns;
     u->drop = (unsigned)rv_cfg.UDP_DROP_PERMILLE;
