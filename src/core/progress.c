@@ -57,14 +57,19 @@ int rv_poll_replies(void)
 }
 
 /* Wait loops poll; when ranks outnumber cores (or the transport asked for it: rv_job_t
- * idle_yield) an idle poll gives the core away, so the rank we are waiting for gets to run. */
+ * idle_yield) an idle poll gives the core away, so the rank we are waiting for gets to run, and
+ * a transport that can wait for traffic (rv_poller.idle) may block for a while when nothing
+ * happens for long. */
 void _rivet_progress_wait_step(void)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
     if (__builtin_expect(rv_am_in_handler(), 0))
         rv_fatal("a wait loop (GASNET_BLOCKUNTIL, gex_Event_Wait, ...) ran inside an AM handler; "
                  "handlers may not poll or wait");
-    if (rv_poll() == 0 && rv_job.idle_yield) sched_yield();
+    if (rv_poll() == 0) {
+        if (rv_job.idle_yield) sched_yield();
+        if (rv_poller.idle) rv_poller.idle(rv_poller.priv);
+    }
 }
 
 int gasnet_AMPoll(void)

@@ -18,12 +18,14 @@ enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
 typedef struct rv_poller {
     int  (*poll)(void *priv, unsigned chan_mask);
     void *priv;
+    void (*idle)(void *priv); /* rv_tp_ops_t.idle: may block a wait loop briefly; or NULL */
 } rv_poller_t;
 extern rv_poller_t rv_poller;
 
 /* Polls the transport once (all channels). Returns messages handled. */
 int rv_poll(void);
-/* One step of a wait loop: poll, and yield the CPU when idle and rv_job.idle_yield. */
+/* One step of a wait loop: poll, and when that found nothing, yield the CPU if
+ * rv_job.idle_yield and let the transport block briefly (rv_poller.idle) if it wants. */
 void _rivet_progress_wait_step(void);
 /* Engines with deferred work (e.g. sends refused for lack of room) register a
  * hook that rv_poll() runs; it must not block, poll or run handlers, and returns

@@ -97,6 +97,10 @@ typedef struct rv_tp_ops {
      * rank reads any line (plain loads and stores, C11 atomics). For flags that need no message:
      * the primordial team's barrier (coll/barrier.c). */
     uint64_t *(*sync_line)(void *priv, gex_Rank_t rank);
+    /* Optional (NULL: the wait loop keeps busy-polling): a wait loop's poll found nothing to
+     * do. The transport may block the calling thread briefly until traffic arrives (it decides
+     * when: e.g. after many such calls in a row) and returns; never delivers, never sends. */
+    void (*idle)(void *priv);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

@@ -84,3 +84,8 @@ add_test(NAME udp_relay_cut_np3
                  $<TARGET_FILE:rivetrun> --timeout ${RIVET_NET_JOB_TIMEOUT} -n 3 $<TARGET_FILE:udp_transport> talk)
 set_tests_properties(udp_relay_cut_np3 PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT}
                      LABELS "transport;udp;fault" ENVIRONMENT "${udp_env};RIVET_UDP_PEER_TIMEOUT=2")
+# selective acknowledgements: at 1% loss the retransmissions stay near the datagrams lost
+udp_run(udp_retx 2 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
+udp_run(udp_retx 4 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
+# a long wait blocks in ppoll instead of spinning
+udp_run(udp_idle 2 "" udp_transport idle)

@@ -10,7 +10,15 @@
  *   udp_transport deaf    rank 1 stops polling; rank 0 sends it AM Requests with
  *                 GEX_FLAG_IMMEDIATE until one is refused (the send window bounds what a sender
  *                 holds), then blocking ones, one of which waits: the job must end with
- *                 "rank 1 unreachable" (RIVET_UDP_PEER_TIMEOUT), never hang
+ *                 "rank 1 unreachable" (RIVET_UDP_PEER_TIMEOUT), never hang; the IMMEDIATE
+ *                 ones accepted must fit in one send window
+ *   udp_transport retx    (with RIVET_UDP_DROP_PERMILLE) every rank floods its right-hand
+ *                 neighbour with checked AM Mediums, each answered; then the retransmissions
+ *                 must stay near the datagrams the loss aid dropped: selective acknowledgements
+ *                 resend only what was lost (cumulative ones alone resend every later datagram
+ *                 in flight)
+ *   udp_transport idle    rank 0 keeps rank 1 waiting (GASNET_BLOCKUNTIL) for 300 ms: rank 1
+ *                 must block (ppoll) instead of spinning: CPU time well below the wait
  *   udp_transport talk    every rank sends checked AM Medium Requests to every other, answered,
  *                 for up to 60 s: run through tests/transport/udp_relay --cut, which makes a
  *                 rank disappear from the network meanwhile; the job must end with "rank N
@@ -37,6 +45,11 @@ static void req_handler(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed)
     gex_Token_Info_t info;
     gex_Token_Info(t, &info, GEX_TI_SRCRANK);
     size_t b = rvt_find_bad(buf, n, (uint64_t)seed);
+    if (n == 0) { /* test_idle's */
+        got++;
+        gex_AM_ReplyShort0(t, H_ACK, 0);
+        return;
+    }
     if (n != LEN || b != (size_t)-1 || (uint32_t)seed / 100000u != info.gex_srcrank) {
         fprintf(stderr, "FAIL rank %u: AM of %zu bytes, seed %d from rank %u: bad payload "
                 "(byte %zu)\n", (unsigned)rvt_me, n, (int)seed, (unsigned)info.gex_srcrank, b);
@@ -128,6 +141,8 @@ static void test_deaf(void)
                   "no flow control");
     }
     printf("deaf: %d AMs accepted before the window closed\n", accepted);
+    RVT_CHECK((uint32_t)accepted <= udp()->win, "%d AMs of one datagram accepted, above the "
+              "send window (%u)", accepted, (unsigned)udp()->win);
     fflush(stdout);
     /* blocking ones: one of the next few must wait for good (the engine may hold back a
      * little room from IMMEDIATE), until the peer timeout ends the job */
@@ -163,6 +178,74 @@ static void test_talk(void)
     RVT_CHECK(0, "60 s of traffic and nobody disappeared (run through udp_relay --cut)");
 }
 
+static void print_stats(const char *what)
+{
+    const rv_udp_stats_t *st = &udp()->st;
+    printf("%s rank %u: data %llu, resent %llu on timeout + %llu fast, probes %llu, acks %llu, "
+           "dropped by the aid %llu, duplicates in %llu, rtt samples %llu, srtt to the right "
+           "%llu us, sendmmsg %llu, idle waits %llu\n", what, (unsigned)rvt_me,
+           (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
+           (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
+           (unsigned long long)st->acks_out, (unsigned long long)st->aid_dropped,
+           (unsigned long long)st->dups_in, (unsigned long long)st->rtt_samples,
+           (unsigned long long)udp()->peers[(rvt_me + 1) % rvt_n].srtt / 1000,
+           (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits);
+    fflush(stdout);
+}
+
+#define NRETX 20000
+static void test_retx(void)
+{
+    rv_udp_t *u = udp();
+    RVT_CHECK(u->drop > 0, "run with RIVET_UDP_DROP_PERMILLE");
+    rvt_barrier();
+    gex_Rank_t right = (rvt_me + 1) % rvt_n;
+    unsigned char buf[LEN];
+    for (int i = 0; i < NRETX; i++) {
+        gex_AM_Arg_t seed = (gex_AM_Arg_t)(rvt_me * 100000u + (unsigned)i % 100000u);
+        rvt_fill(buf, LEN, (uint64_t)seed);
+        RVT_OK(gex_AM_RequestMedium1(rvt_tm, right, H_REQ, buf, LEN, GEX_EVENT_NOW, 0, seed));
+    }
+    GASNET_BLOCKUNTIL(acks == NRETX && got == NRETX);
+    rvt_barrier();
+    RVT_CHECK(!bad, "a corrupted payload arrived");
+    print_stats("retx");
+    const rv_udp_stats_t *st = &u->st;
+    uint64_t resent = st->retx_timeout + st->retx_fast;
+    RVT_CHECK(st->aid_dropped > 0, "the loss aid dropped nothing");
+    RVT_CHECK(resent <= 2 * st->aid_dropped + 50, "%llu datagrams resent for %llu lost: "
+              "retransmission resends more than what was lost", (unsigned long long)resent,
+              (unsigned long long)st->aid_dropped);
+}
+
+static void test_idle(void)
+{
+    rv_udp_t *u = udp();
+    rvt_barrier();
+    if (rvt_me == 0) {
+        struct timespec d = { 0, 300000000 };
+        nanosleep(&d, NULL); /* the idle time rank 1 must not spin through */
+        RVT_OK(gex_AM_RequestMedium1(rvt_tm, 1, H_REQ, "", 0, GEX_EVENT_NOW, 0, 0));
+        GASNET_BLOCKUNTIL(acks == 1);
+    } else if (rvt_me == 1) {
+        struct timespec w0, w1, c0, c1;
+        clock_gettime(CLOCK_MONOTONIC, &w0);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+        GASNET_BLOCKUNTIL(got == 1);
+        clock_gettime(CLOCK_MONOTONIC, &w1);
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+        double wall = (double)(w1.tv_sec - w0.tv_sec) + 1e-9 * (double)(w1.tv_nsec - w0.tv_nsec);
+        double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+        printf("idle: waited %.3f s, CPU %.3f s, %llu blocking waits\n", wall, cpu,
+               (unsigned long long)u->st.idle_waits);
+        fflush(stdout);
+        RVT_CHECK(wall > 0.1, "the wait took only %.3f s", wall);
+        RVT_CHECK(u->st.idle_waits > 0, "the wait never blocked");
+        RVT_CHECK(cpu < 0.5 * wall, "%.3f s of CPU in a %.3f s wait: it spins", cpu, wall);
+    }
+    rvt_barrier();
+}
+
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 0);
@@ -175,6 +258,8 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "stray")) test_stray();
     else if (!strcmp(mode, "deaf")) test_deaf();
     else if (!strcmp(mode, "talk")) test_talk();
+    else if (!strcmp(mode, "retx")) test_retx();
+    else if (!strcmp(mode, "idle")) test_idle();
     else RVT_CHECK(0, "unknown mode %s", mode);
     return rvt_done("udp_transport");
 }

@@ -235,6 +235,7 @@ static const rv_tp_ops_t rv_udp_ops = {
     .size = sizeof(rv_tp_ops_t),
     .send = rv_udp_send,
     .poll = rv_udp_poll,
+    .idle = rv_udp_idle,
 };
 
 const rv_tp_desc_t rv_tp_udp_desc = {

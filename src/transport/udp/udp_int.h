@@ -1,18 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* transport/udp/udp_int.h: the udp transport's private state and datagram format, shared by its
  * files. Every (peer, channel) pair is one reliable stream: sequence numbers, a send window and
- * a receive window of the same size, cumulative acknowledgements. README.md has the design. */
+ * a receive window of the same size, cumulative and selective acknowledgements, a
+ * retransmission timeout per peer from the measured round trip. README.md has the design. */
 #ifndef RV_UDP_INT_H
 #define RV_UDP_INT_H
 
 #include "transport/transport.h"
 
 #include <netinet/in.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <stdint.h>
 
 #define RV_UDP_MAX_MSG (64 * 1024 + 256) /* largest hdrlen + paylen of one send() */
 #define RV_UDP_BATCH   32                /* datagrams one recvmmsg takes */
+#define RV_UDP_OQ      64                /* datagrams one sendmmsg sends (the out queue) */
+#define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
+#define RV_UDP_DUPTHRESH 3               /* later datagrams arrived: a hole is retransmitted */
 
 /* Datagram kinds and flags. */
 enum { RV_UDP_DATA = 1, RV_UDP_ACK = 2 };
@@ -22,7 +27,8 @@ enum { RV_UDP_DATA = 1, RV_UDP_ACK = 2 };
 /* The header of every datagram (a multiple of 8, so a payload behind it stays aligned). The
  * acknowledgements are of the streams from the receiver to the sender, both channels:
  * ack_rcv[c] = every sequence number below it has arrived (stop retransmitting them),
- * ack_free[c] = every one below it was delivered and its buffer is free (the window). */
+ * ack_free[c] = every one below it was delivered and its buffer is free (the window),
+ * sack[c] bit i = sequence number ack_rcv[c] + 1 + i has arrived too (selective). */
 typedef struct rv_udp_hdr {
     uint64_t token;      /* the job's, from its secret: others' datagrams are dropped */
     uint32_t src;        /* sender's jobrank (its address must match too) */
@@ -34,14 +40,18 @@ typedef struct rv_udp_hdr {
     uint32_t msglen;     /* DATA with RV_UDP_FIRST: the whole message's length */
     uint32_t ack_rcv[2];
     uint32_t ack_free[2];
+    uint64_t sack[2];
 } rv_udp_hdr_t;
 
 /* Sending half of a stream (towards one peer on one channel). Slot seq % win holds datagram
  * seq until the peer frees it (ack_free). */
+#define RV_UDP_SACKED 0x80u  /* st[]: the peer has it (a selective acknowledgement said so) */
+#define RV_UDP_TRIES  0x7fu  /* st[]: how many times it was sent (saturating) */
 typedef struct rv_udp_tx {
     unsigned char *buf;      /* [win][dgram], allocated at first use */
     uint32_t      *len;      /* [win] datagram lengths */
     uint64_t      *sent;     /* [win] when last sent (ns) */
+    uint8_t       *st;       /* [win] RV_UDP_SACKED | times sent */
     uint32_t       next;     /* next sequence number to use */
     uint32_t       rcv;      /* peer's ack_rcv */
     uint32_t       freed;    /* peer's ack_free */
@@ -56,6 +66,7 @@ typedef struct rv_udp_rx {
     unsigned char *asm_buf;  /* a fragmented message reassembled here (RV_UDP_MAX_MSG) */
     uint32_t       cons;     /* next sequence number to deliver */
     uint32_t       contig;   /* every sequence number below it has arrived */
+    uint32_t       high;     /* one past the highest sequence number stored */
     uint8_t        busy;     /* being delivered (by some poll, maybe on another thread) */
     uint8_t        listed;   /* on the ready list of its channel */
 } rv_udp_rx_t;
@@ -65,9 +76,27 @@ typedef struct rv_udp_peer {
     rv_udp_tx_t        tx[2];
     rv_udp_rx_t        rx[2];
     uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
+    uint8_t            ack_now;   /* out of order or duplicate data came: acknowledge this poll */
     uint32_t           ack_count; /* datagrams since the last acknowledgement */
     uint64_t           ack_since; /* when the first of them arrived */
+    /* round trip (Jacobson/Karels), ns; rto: the retransmission timeout, backed off */
+    uint64_t           srtt, rttvar, rto;
 } rv_udp_peer_t;
+
+/* Counters (never reset; read by tests, printed at exit with RIVET_VERBOSE=2). */
+typedef struct rv_udp_stats {
+    uint64_t data_out;     /* data datagrams sent the first time */
+    uint64_t retx_timeout; /* data datagrams sent again after the timeout */
+    uint64_t retx_fast;    /* ... sent again because later ones arrived (SACK) */
+    uint64_t probes;       /* window probes */
+    uint64_t acks_out;     /* standalone acknowledgements */
+    uint64_t dgrams_in;    /* datagrams received (any, before checks) */
+    uint64_t dups_in;      /* data datagrams that had arrived already */
+    uint64_t rtt_samples;  /* round trip measurements taken */
+    uint64_t sendmmsg;     /* sendmmsg calls */
+    uint64_t idle_waits;   /* blocking waits when idle */
+    uint64_t aid_dropped;  /* datagrams the loss test aid dropped */
+} rv_udp_stats_t;
 
 typedef struct rv_udp {
     uint32_t        me, size;
@@ -76,7 +105,10 @@ typedef struct rv_udp {
     size_t          dgram;     /* largest datagram */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
-    uint64_t        rto_ns, dead_ns, ack_ns;
+    uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */
+    uint64_t        dead_ns, ack_ns, tick_ns;       /* tick: how often timers run */
+    uint64_t        idle_ns;   /* longest blocking wait when idle */
+    uint64_t        idle_spin_ns; /* busy-polling with nothing arriving before blocking (0: never) */
     rv_udp_peer_t  *peers;     /* [size] */
     pthread_mutex_t lock;      /* everything below and the peers' streams */
     uint32_t       *ready[2];  /* per channel: peers whose rx may have a message to deliver */
@@ -89,12 +121,24 @@ typedef struct rv_udp {
     uint64_t        last_timer;
     int             lingered;  /* rv_udp_linger ran */
     unsigned char  *rbuf;      /* [RV_UDP_BATCH][dgram] recvmmsg buffers */
+    struct mmsghdr *rmm;       /* [RV_UDP_BATCH] recvmmsg's headers, built once */
+    struct iovec   *riov;      /* [RV_UDP_BATCH] */
+    struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
+    int             rused;     /* headers the last recvmmsg filled (to reset) */
+    /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
+     * retransmissions only while the lock stays held (a freed slot is never sent stale) */
+    struct mmsghdr *oq;        /* [RV_UDP_OQ] */
+    struct iovec   *oiov;      /* [RV_UDP_OQ] */
+    uint32_t        noq, nack_buf;
+    rv_udp_hdr_t   *oack;      /* [RV_UDP_OQ] standalone acknowledgements queued */
+    rv_udp_stats_t  st;
     /* test aids: loss, duplication, reordering of outgoing datagrams */
     unsigned        drop, dup, reorder;
     uint64_t        rng;
     unsigned char  *held;      /* one held-back datagram (reorder) */
     size_t          held_len;
-    struct sockaddr_in held_to;
+    gex_Rank_t      held_to;
+    int             held_queued; /* the out queue still points at held */
     /* segment */
     void           *seg;
     uintptr_t       seglen;
@@ -106,6 +150,7 @@ typedef struct rv_udp {
 int  rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                  const void *payload, size_t paylen);
 int  rv_udp_poll(void *priv, unsigned chan_mask);
+void rv_udp_idle(void *priv);
 int  rv_udp_msg_open(rv_udp_t *u);
 void rv_udp_msg_close(rv_udp_t *u);
 uint64_t rv_udp_now(void);

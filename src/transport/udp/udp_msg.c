@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* transport/udp/udp_msg.c: the udp transport's messages: send (fragment into datagrams of a
- * (peer, channel) stream's window), poll (recvmmsg, acknowledgements, in-order delivery,
- * retransmission timers). One lock guards the state; it is released around each delivery, and a
+ * (peer, channel) stream's window; sendmmsg batches), poll (recvmmsg, cumulative and selective
+ * acknowledgements, in-order delivery, retransmission timers from the measured round trip),
+ * idle (a blocking wait when a wait loop has nothing to do). One lock guards the state; it is released around each delivery, and a
  * stream being delivered is marked busy so it stays in order when a handler polls again or
  * another thread polls. */
 #include "transport/udp/udp_int.h"
@@ -9,6 +10,7 @@
 #include "core/error.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -24,6 +26,45 @@ uint64_t rv_udp_now(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- the out queue: datagrams leave in batches (sendmmsg) --------------------------------- */
+/* Sends what is queued (under the lock). EAGAIN (socket buffer full) and other errors: the
+ * datagrams count as lost, retransmission recovers them. */
+static void rv_udp_flush_out(rv_udp_t *u)
+{
+    uint32_t off = 0;
+    while (off < u->noq) {
+        int n = sendmmsg(u->fd, u->oq + off, u->noq - off, 0);
+        u->st.sendmmsg++;
+        if (n > 0) {
+            off += (uint32_t)n;
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == ENOBUFS)) {
+            break;
+        } else {
+            off++; /* this one failed (e.g. an unreachable address): skip it */
+        }
+    }
+    u->noq = 0;
+    u->nack_buf = 0;
+    u->held_queued = 0;
+}
+
+static void rv_udp_push(rv_udp_t *u, const void *d, size_t len, gex_Rank_t to)
+{
+    uint32_t i = u->noq++;
+    u->oiov[i] = (struct iovec){ (void *)(uintptr_t)d, len };
+    u->oq[i].msg_hdr = (struct msghdr){ .msg_name = &u->peers[to].addr,
+                                        .msg_namelen = sizeof u->peers[to].addr,
+                                        .msg_iov = &u->oiov[i], .msg_iovlen = 1 };
+}
+
+/* Room for one rv_udp_out (which may queue three: the datagram, a duplicate, a held one). */
+static void rv_udp_room(rv_udp_t *u)
+{
+    if (u->noq + 3 > RV_UDP_OQ || u->nack_buf == RV_UDP_OQ) rv_udp_flush_out(u);
+}
+
 /* ---- the test aids: deterministic loss, duplication and reordering --------------------- */
 static unsigned rv_udp_rand(rv_udp_t *u)
 {
@@ -31,48 +72,60 @@ static unsigned rv_udp_rand(rv_udp_t *u)
     return (unsigned)(u->rng >> 33) % 1000u;
 }
 
-static void rv_udp_raw_send(rv_udp_t *u, const void *d, size_t len, const struct sockaddr_in *to)
+/* Queues one datagram (under the lock; 'd' stays valid until the queue is flushed), through
+ * the test aids when they are on. Never flushes after rv_udp_room. */
+static void rv_udp_out(rv_udp_t *u, const void *d, size_t len, gex_Rank_t to)
 {
-    /* EAGAIN (socket buffer full) and other errors: the datagram counts as lost, retransmission
-     * recovers it */
-    (void)sendto(u->fd, d, len, 0, (const struct sockaddr *)to, sizeof *to);
-}
-
-/* Sends one datagram (under the lock), through the test aids when they are on. */
-static void rv_udp_out(rv_udp_t *u, const void *d, size_t len, const struct sockaddr_in *to)
-{
+    rv_udp_room(u);
     if (!(u->drop | u->dup | u->reorder)) {
-        rv_udp_raw_send(u, d, len, to);
+        rv_udp_push(u, d, len, to);
         return;
     }
-    if (u->drop && rv_udp_rand(u) < u->drop) return;
-    if (u->reorder && !u->held_len && rv_udp_rand(u) < u->reorder) {
+    if (u->drop && rv_udp_rand(u) < u->drop) {
+        u->st.aid_dropped++;
+        return;
+    }
+    if (u->reorder && !u->held_len && !u->held_queued && rv_udp_rand(u) < u->reorder) {
         memcpy(u->held, d, len);
         u->held_len = len;
-        u->held_to = *to;
+        u->held_to = to;
         return;
     }
-    rv_udp_raw_send(u, d, len, to);
-    if (u->dup && rv_udp_rand(u) < u->dup) rv_udp_raw_send(u, d, len, to);
+    rv_udp_push(u, d, len, to);
+    if (u->dup && rv_udp_rand(u) < u->dup) rv_udp_push(u, d, len, to);
     if (u->held_len) {
-        rv_udp_raw_send(u, u->held, u->held_len, &u->held_to);
+        rv_udp_push(u, u->held, u->held_len, u->held_to);
         u->held_len = 0;
+        u->held_queued = 1;
     }
 }
 
 /* ---- bookkeeping ---------------------------------------------------------------------- */
+/* The selective acknowledgement of rx: bit i = contig + 1 + i has arrived. */
+static uint64_t rv_udp_sack(const rv_udp_t *u, const rv_udp_rx_t *rx)
+{
+    if (rx->high == rx->contig) return 0; /* no hole */
+    uint32_t n = rx->high - rx->contig - 1;
+    if (n > RV_UDP_SACK_BITS) n = RV_UDP_SACK_BITS;
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (rx->len[(rx->contig + 1 + i) % u->win]) m |= 1ull << i;
+    return m;
+}
+
 static void rv_udp_fill_acks(rv_udp_t *u, gex_Rank_t peer, rv_udp_hdr_t *h)
 {
     rv_udp_peer_t *p = &u->peers[peer];
     for (int c = 0; c < 2; c++) {
         h->ack_rcv[c] = p->rx[c].contig;
         h->ack_free[c] = p->rx[c].cons;
+        h->sack[c] = rv_udp_sack(u, &p->rx[c]);
     }
 }
 
 /* Data from peer wants acknowledging: a standalone ack follows unless a datagram of ours
- * carries it first (ack_due 1: wanted, 2: carried, still on the list). */
-static void rv_udp_ack_due(rv_udp_t *u, gex_Rank_t peer, uint64_t now)
+ * carries it first (ack_due 1: wanted, 2: carried, still on the list); 'urgent': this poll. */
+static void rv_udp_ack_due(rv_udp_t *u, gex_Rank_t peer, uint64_t now, int urgent)
 {
     rv_udp_peer_t *p = &u->peers[peer];
     if (!p->ack_due) u->acks[u->nacks++] = peer;
@@ -82,6 +135,7 @@ static void rv_udp_ack_due(rv_udp_t *u, gex_Rank_t peer, uint64_t now)
     }
     p->ack_due = 1;
     p->ack_count++;
+    p->ack_now |= (uint8_t)urgent;
 }
 
 static void rv_udp_ready(rv_udp_t *u, gex_Rank_t peer, unsigned chan)
@@ -99,13 +153,32 @@ static void rv_udp_activate(rv_udp_t *u, gex_Rank_t peer)
     u->active[u->nactive++] = peer;
 }
 
-static int rv_udp_alloc_ring(rv_udp_t *u, unsigned char **buf, uint32_t **len, uint64_t **sent)
+static int rv_udp_alloc_ring(rv_udp_t *u, unsigned char **buf, uint32_t **len, uint64_t **sent,
+                             uint8_t **st)
 {
     *buf = aligned_alloc(64, (size_t)u->win * u->dgram);
     *len = calloc(u->win, sizeof **len);
     if (sent) *sent = calloc(u->win, sizeof **sent);
-    return *buf && *len && (!sent || *sent) ? 0 : -1;
+    if (st) *st = calloc(u->win, 1);
+    return *buf && *len && (!sent || *sent) && (!st || *st) ? 0 : -1;
 }
+
+/* Sends datagram 'seq' of tx again (under the lock). */
+static void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, uint64_t now)
+{
+    uint32_t slot = seq % u->win;
+    rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
+    rv_udp_fill_acks(u, peer, h);
+    rv_udp_out(u, h, tx->len[slot], peer);
+    tx->sent[slot] = now;
+    if ((tx->st[slot] & RV_UDP_TRIES) != RV_UDP_TRIES) tx->st[slot]++;
+}
+
+/* Sends are queued, not sent, while this thread delivers (a handler's replies leave together
+ * at the end of the poll). */
+static __thread int rv_udp_delivering;
+/* Since when this thread's wait loops found nothing (rv_udp_idle; 0: they did). */
+static __thread uint64_t rv_udp_idle_since;
 
 /* ---- send ------------------------------------------------------------------------------ */
 int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
@@ -118,7 +191,7 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     rv_udp_peer_t *p = &u->peers[peer];
     rv_udp_tx_t *tx = &p->tx[chan];
     pthread_mutex_lock(&u->lock);
-    if (!tx->buf && rv_udp_alloc_ring(u, &tx->buf, &tx->len, &tx->sent) != 0)
+    if (!tx->buf && rv_udp_alloc_ring(u, &tx->buf, &tx->len, &tx->sent, &tx->st) != 0)
         rv_fatal("udp: out of memory for the send window to rank %u", (unsigned)peer);
     if ((uint32_t)(tx->next + nfrag - tx->freed) > u->win) {
         pthread_mutex_unlock(&u->lock);
@@ -150,32 +223,94 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
         if (left) memcpy(dst, (const unsigned char *)payload + (o - hdrlen), left);
         tx->len[slot] = (uint32_t)(sizeof *h + n);
         tx->sent[slot] = now;
-        rv_udp_out(u, d, tx->len[slot], &p->addr);
+        tx->st[slot] = 1;
+        rv_udp_out(u, d, tx->len[slot], peer);
         off += n;
     }
-    if (p->ack_due) p->ack_due = 2; /* these datagrams carried the acknowledgements */
+    u->st.data_out += nfrag;
+    if (p->ack_due) { /* these datagrams carried the acknowledgements */
+        p->ack_due = 2;
+        p->ack_now = 0;
+    }
     rv_udp_activate(u, peer);
+    if (!rv_udp_delivering) rv_udp_flush_out(u);
     pthread_mutex_unlock(&u->lock);
+    rv_udp_idle_since = 0; /* this thread is busy: its next wait spins first */
     return 0;
 }
 
 /* ---- receive --------------------------------------------------------------------------- */
-/* The peer acknowledged our stream to it on channel c. */
-static void rv_udp_take_acks(rv_udp_peer_t *p, const rv_udp_hdr_t *h, uint64_t now)
+/* A round trip measured (ns): the smoothed round trip and its variation (Jacobson/Karels), and
+ * the timeout from them, bounded; a new measurement also ends a backoff. */
+static void rv_udp_rtt(rv_udp_t *u, rv_udp_peer_t *p, uint64_t r)
 {
+    if (!p->srtt) {
+        p->srtt = r;
+        p->rttvar = r / 2;
+    } else {
+        uint64_t d = p->srtt > r ? p->srtt - r : r - p->srtt;
+        p->rttvar = (3 * p->rttvar + d) / 4;
+        p->srtt = (7 * p->srtt + r) / 8;
+    }
+    uint64_t rto = p->srtt + 4 * p->rttvar;
+    p->rto = rto < u->rto_min_ns ? u->rto_min_ns : rto > u->rto_max_ns ? u->rto_max_ns : rto;
+    u->st.rtt_samples++;
+}
+
+/* The peer acknowledged (cumulatively, selectively) our streams to it. Round trips are measured
+ * only on datagrams sent once (Karn); a hole with RV_UDP_DUPTHRESH later datagrams arrived is
+ * retransmitted at once (once: after that only the timeout resends it). */
+static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h, uint64_t now)
+{
+    rv_udp_peer_t *p = &u->peers[peer];
+    uint64_t sample = 0;
     for (int c = 0; c < 2; c++) {
         rv_udp_tx_t *tx = &p->tx[c];
         uint32_t r = h->ack_rcv[c], f = h->ack_free[c];
-        /* ignore what is stale or beyond what we sent */
-        if (RV_UDP_SEQ_LT(tx->rcv, r) && !RV_UDP_SEQ_LT(tx->next, r)) {
+        if (!tx->buf || RV_UDP_SEQ_LT(tx->next, r)) continue; /* beyond what we sent: ignore */
+        if (RV_UDP_SEQ_LT(tx->rcv, r)) {
+            /* a sample from the newest it acknowledges, unless a resent one filled a hole
+             * before it (it then waited for that) or it was acknowledged selectively before */
+            int clean = 1;
+            for (uint32_t s = tx->rcv; s != r && clean; s++)
+                clean = (tx->st[s % u->win] & RV_UDP_TRIES) == 1;
+            uint8_t st = tx->st[(r - 1) % u->win];
+            if (clean && !(st & RV_UDP_SACKED)) sample = now - tx->sent[(r - 1) % u->win];
             tx->rcv = r;
             tx->progress = now;
         }
-        if (RV_UDP_SEQ_LT(tx->freed, f) && !RV_UDP_SEQ_LT(tx->next, f)) {
+        if (RV_UDP_SEQ_LT(tx->freed, f) && !RV_UDP_SEQ_LT(r, f)) {
             tx->freed = f;
             tx->progress = now;
         }
+        uint64_t m = h->sack[c];
+        if (!m) continue;
+        int fresh = 0;
+        for (uint32_t i = 0; m && i < RV_UDP_SACK_BITS; i++, m >>= 1) {
+            uint32_t s = r + 1 + i;
+            if (!RV_UDP_SEQ_LT(s, tx->next)) break;
+            if (!(m & 1) || RV_UDP_SEQ_LT(s, tx->rcv)) continue;
+            uint8_t *st = &tx->st[s % u->win];
+            if (*st & RV_UDP_SACKED) continue;
+            if ((*st & RV_UDP_TRIES) == 1 && !sample) sample = now - tx->sent[s % u->win];
+            *st |= RV_UDP_SACKED;
+            fresh = 1;
+        }
+        if (!fresh) continue;
+        uint32_t above = 0; /* datagrams above s the peer has */
+        for (uint32_t s = tx->next; s != tx->rcv;) {
+            s--;
+            uint8_t st = tx->st[s % u->win];
+            if (st & RV_UDP_SACKED) {
+                above++;
+            } else if (above >= RV_UDP_DUPTHRESH && (st & RV_UDP_TRIES) == 1) {
+                rv_udp_resend(u, peer, tx, s, now);
+                u->st.retx_fast++;
+            }
+        }
+        tx->progress = now;
     }
+    if (sample) rv_udp_rtt(u, p, sample);
 }
 
 /* One datagram arrived from 'from': checks it, takes its acknowledgements, stores its data. */
@@ -187,42 +322,53 @@ static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struc
     rv_udp_peer_t *p = &u->peers[h->src];
     if (from->sin_addr.s_addr != p->addr.sin_addr.s_addr || from->sin_port != p->addr.sin_port)
         return;
-    rv_udp_take_acks(p, h, now);
+    rv_udp_take_acks(u, h->src, h, now);
     if (h->kind != RV_UDP_DATA) return;
     if (h->chan > 1 || h->msglen > RV_UDP_MAX_MSG || len > u->dgram) return;
     rv_udp_rx_t *rx = &p->rx[h->chan];
     uint32_t seq = h->seq;
-    rv_udp_ack_due(u, h->src, now);
-    if (RV_UDP_SEQ_LT(seq, rx->cons) || !RV_UDP_SEQ_LT(seq, rx->cons + u->win))
-        return; /* a duplicate, or beyond the window (a confused sender): acknowledge again */
-    if (!rx->buf && rv_udp_alloc_ring(u, &rx->buf, &rx->len, NULL) != 0)
+    if (RV_UDP_SEQ_LT(seq, rx->cons) || !RV_UDP_SEQ_LT(seq, rx->cons + u->win)) {
+        /* a duplicate, or beyond the window (a confused sender): acknowledge again, now */
+        u->st.dups_in++;
+        rv_udp_ack_due(u, h->src, now, 1);
+        return;
+    }
+    if (!rx->buf && rv_udp_alloc_ring(u, &rx->buf, &rx->len, NULL, NULL) != 0)
         rv_fatal("udp: out of memory for the receive window from rank %u", (unsigned)h->src);
     uint32_t slot = seq % u->win;
-    if (rx->len[slot]) return; /* a duplicate */
+    if (rx->len[slot]) { /* a duplicate */
+        u->st.dups_in++;
+        rv_udp_ack_due(u, h->src, now, 1);
+        return;
+    }
+    /* out of order (a hole before it, or it fills one): the sender learns at once */
+    rv_udp_ack_due(u, h->src, now, seq != rx->contig || rx->high != rx->contig);
     memcpy(rx->buf + (size_t)slot * u->dgram, d, len);
     rx->len[slot] = (uint32_t)len;
-    while (RV_UDP_SEQ_LT(rx->contig, rx->cons + u->win) && rx->len[rx->contig % u->win])
-        rx->contig++;
+    if (!RV_UDP_SEQ_LT(seq, rx->high)) rx->high = seq + 1;
+    while (RV_UDP_SEQ_LT(rx->contig, rx->high) && rx->len[rx->contig % u->win]) rx->contig++;
     if (rx->len[rx->cons % u->win]) rv_udp_ready(u, h->src, h->chan);
 }
 
-/* Receives what the socket holds, one batch. Returns the number of datagrams. */
+/* Receives what the socket holds, one batch. Returns the number of datagrams. The headers are
+ * built once; only what the kernel wrote into the last batch's is reset (an empty poll costs
+ * the system call alone). */
 static int rv_udp_recv_batch(rv_udp_t *u, uint64_t now)
 {
-    struct mmsghdr mm[RV_UDP_BATCH];
-    struct iovec iov[RV_UDP_BATCH];
-    struct sockaddr_in from[RV_UDP_BATCH];
-    for (int i = 0; i < RV_UDP_BATCH; i++) {
-        iov[i] = (struct iovec){ u->rbuf + (size_t)i * u->dgram, u->dgram };
-        mm[i].msg_hdr = (struct msghdr){ .msg_name = &from[i], .msg_namelen = sizeof from[i],
-                                         .msg_iov = &iov[i], .msg_iovlen = 1 };
-        mm[i].msg_len = 0;
+    struct mmsghdr *mm = u->rmm;
+    for (int i = 0; i < u->rused; i++) {
+        mm[i].msg_hdr.msg_namelen = sizeof u->rfrom[i];
+        mm[i].msg_hdr.msg_flags = 0;
     }
+    u->rused = 0;
     int n = recvmmsg(u->fd, mm, RV_UDP_BATCH, MSG_DONTWAIT, NULL);
     if (n <= 0) return 0;
+    u->rused = n;
+    u->st.dgrams_in += (uint64_t)n;
     for (int i = 0; i < n; i++)
-        if (!(mm[i].msg_hdr.msg_flags & MSG_TRUNC) && mm[i].msg_hdr.msg_namelen == sizeof from[i])
-            rv_udp_arrive(u, iov[i].iov_base, mm[i].msg_len, &from[i], now);
+        if (!(mm[i].msg_hdr.msg_flags & MSG_TRUNC) &&
+            mm[i].msg_hdr.msg_namelen == sizeof u->rfrom[i])
+            rv_udp_arrive(u, u->riov[i].iov_base, mm[i].msg_len, &u->rfrom[i], now);
     return n;
 }
 
@@ -282,11 +428,13 @@ static int rv_udp_deliver(rv_udp_t *u, unsigned c, uint64_t now)
             void *m = rv_udp_take_msg(u, rx, &len, &nfrag);
             if (!m) break;
             pthread_mutex_unlock(&u->lock);
+            rv_udp_delivering++;
             rv_am_deliver(peer, c, m, len);
+            rv_udp_delivering--;
             pthread_mutex_lock(&u->lock);
             for (uint32_t i = 0; i < nfrag; i++) rx->len[(rx->cons + i) % u->win] = 0;
             rx->cons += nfrag;
-            rv_udp_ack_due(u, peer, now);
+            rv_udp_ack_due(u, peer, now, 0);
             delivered++;
         }
         rx->busy = 0;
@@ -297,39 +445,47 @@ static int rv_udp_deliver(rv_udp_t *u, unsigned c, uint64_t now)
 
 /* ---- acknowledgements and timers --------------------------------------------------------- */
 /* Standalone acknowledgements to peers whose data no datagram of ours has acknowledged yet,
- * once a quarter window of datagrams or the ack delay has passed ('all': every one now). */
+ * once a quarter window of datagrams or the ack delay has passed, or at once after data out of
+ * order ('all': every one now). */
 static void rv_udp_flush_acks(rv_udp_t *u, uint64_t now, int all)
 {
     for (uint32_t i = 0; i < u->nacks;) {
         gex_Rank_t peer = u->acks[i];
         rv_udp_peer_t *p = &u->peers[peer];
-        if (p->ack_due == 1 && !all && p->ack_count < u->win / 4 &&
+        if (p->ack_due == 1 && !all && !p->ack_now && p->ack_count < u->win / 4 &&
             (int64_t)(now - p->ack_since) < (int64_t)u->ack_ns) {
             i++;
             continue;
         }
         if (p->ack_due == 1) {
-            rv_udp_hdr_t h = { .token = u->token, .src = u->me, .kind = RV_UDP_ACK };
-            rv_udp_fill_acks(u, peer, &h);
-            rv_udp_out(u, &h, sizeof h, &p->addr);
+            rv_udp_room(u);
+            rv_udp_hdr_t *h = &u->oack[u->nack_buf++];
+            *h = (rv_udp_hdr_t){ .token = u->token, .src = u->me, .kind = RV_UDP_ACK };
+            rv_udp_fill_acks(u, peer, h);
+            rv_udp_out(u, h, sizeof *h, peer);
+            u->st.acks_out++;
         }
         p->ack_due = 0;
+        p->ack_now = 0;
         u->acks[i] = u->acks[--u->nacks];
     }
 }
 
-/* Retransmits what timed out, probes windows a peer keeps closed, ends the job when a peer
- * stopped answering. */
+/* Retransmits what timed out (holes only, not what the peer acknowledged selectively), probes
+ * windows a peer keeps closed, doubles a peer's timeout when it did either (up to the maximum), ends the
+ * job when a peer stopped answering. */
 static void rv_udp_timers(rv_udp_t *u, uint64_t now)
 {
-    if (u->held_len) {
-        rv_udp_raw_send(u, u->held, u->held_len, &u->held_to);
+    if (u->held_len && !u->held_queued) {
+        rv_udp_room(u);
+        rv_udp_push(u, u->held, u->held_len, u->held_to);
         u->held_len = 0;
+        u->held_queued = 1;
     }
     for (uint32_t i = 0; i < u->nactive;) {
         gex_Rank_t peer = u->active[i];
         rv_udp_peer_t *p = &u->peers[peer];
-        int busy = 0;
+        int busy = 0, backoff = 0;
         for (int c = 0; c < 2; c++) {
             rv_udp_tx_t *tx = &p->tx[c];
             if (tx->next == tx->freed) continue;
@@ -343,25 +499,40 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
                          "(RIVET_UDP_PEER_TIMEOUT)", (unsigned)peer,
                          (unsigned)rv_cfg.UDP_PEER_TIMEOUT);
             }
+            /* what timed out among the holes the peer's selective acknowledgements show
+             * (below the newest it has), or else the oldest only: a round trip that merely
+             * took long (a descheduled peer) costs one datagram, not a window */
+            uint32_t hi = tx->rcv + 1;
+            for (uint32_t s = tx->next; s != tx->rcv;) {
+                s--;
+                if (tx->st[s % u->win] & RV_UDP_SACKED) {
+                    hi = s;
+                    break;
+                }
+            }
             int resent = 0;
-            for (uint32_t s = tx->rcv; s != tx->next; s++) {
+            for (uint32_t s = tx->rcv; s != hi && s != tx->next; s++) {
                 uint32_t slot = s % u->win;
-                if ((int64_t)(now - tx->sent[slot]) < (int64_t)u->rto_ns) continue;
-                rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
-                rv_udp_fill_acks(u, peer, h);
-                rv_udp_out(u, h, tx->len[slot], &p->addr);
-                tx->sent[slot] = now;
+                if ((tx->st[slot] & RV_UDP_SACKED) ||
+                    (int64_t)(now - tx->sent[slot]) < (int64_t)p->rto)
+                    continue;
+                rv_udp_resend(u, peer, tx, s, now);
+                u->st.retx_timeout++;
                 resent = 1;
             }
             /* all arrived but not all freed: probe, so a lost window update is sent again */
-            if (!resent && tx->rcv == tx->next && (int64_t)(now - tx->probe) > (int64_t)u->rto_ns) {
+            if (!resent && tx->rcv == tx->next && (int64_t)(now - tx->probe) > (int64_t)p->rto) {
                 uint32_t slot = (tx->next - 1) % u->win;
                 rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
                 rv_udp_fill_acks(u, peer, h);
-                rv_udp_out(u, h, tx->len[slot], &p->addr);
+                rv_udp_out(u, h, tx->len[slot], peer);
                 tx->probe = now;
+                u->st.probes++;
+                resent = 1;
             }
+            backoff |= resent;
         }
+        if (backoff) p->rto = 2 * p->rto < u->rto_max_ns ? 2 * p->rto : u->rto_max_ns;
         if (!busy) {
             u->is_active[peer] = 0;
             u->active[i] = u->active[--u->nactive];
@@ -376,18 +547,53 @@ int rv_udp_poll(void *priv, unsigned chan_mask)
     rv_udp_t *u = priv;
     if (pthread_mutex_trylock(&u->lock) != 0) return 0; /* another thread polls */
     uint64_t now = rv_udp_now();
-    for (int i = 0; i < 4 && rv_udp_recv_batch(u, now) == RV_UDP_BATCH; i++) {}
+    int got = 0;
+    for (int i = 0; i < 4; i++) {
+        int k = rv_udp_recv_batch(u, now);
+        got += k;
+        if (k < RV_UDP_BATCH) break;
+    }
+    if (got) rv_udp_idle_since = 0;
+    /* fast retransmissions leave before the lock is first released (the out queue invariant) */
+    if (u->noq) rv_udp_flush_out(u);
     int n = 0;
     for (unsigned c = 0; c < 2; c++)
         if (chan_mask & RV_CHAN_MASK(c)) n += rv_udp_deliver(u, c, now);
     now = rv_udp_now(); /* handlers (or other threads) sent meanwhile: no times in the future */
-    if (now - u->last_timer > u->rto_ns / 4) {
+    if (now - u->last_timer > u->tick_ns) {
         rv_udp_timers(u, now);
         u->last_timer = now;
     }
     rv_udp_flush_acks(u, now, 0);
+    if (u->noq) rv_udp_flush_out(u);
     pthread_mutex_unlock(&u->lock);
     return n;
+}
+
+/* A wait loop found nothing to do (core/progress.c): once this thread has busy-polled for
+ * idle_spin_ns without a datagram arriving, block in ppoll until one comes, for at most idle_ns,
+ * or until the next timer tick when datagrams are in flight or acknowledgements pending.
+ * Busy-polling stays the fast path. The threshold is time, not a count of polls, and long:
+ * on a loaded machine a blocked rank waits a scheduler slice (milliseconds) to run again once
+ * woken, and a short threshold made every round trip pay that (5 ms instead of 20 us). */
+void rv_udp_idle(void *priv)
+{
+    rv_udp_t *u = priv;
+    if (!u->idle_spin_ns) return;
+    uint64_t now = rv_udp_now();
+    if (!rv_udp_idle_since) {
+        rv_udp_idle_since = now;
+        return;
+    }
+    if (now - rv_udp_idle_since < u->idle_spin_ns) return;
+    if (pthread_mutex_trylock(&u->lock) != 0) return;
+    uint64_t wait = u->idle_ns;
+    if ((u->nactive || u->nacks || u->held_len) && wait > u->tick_ns) wait = u->tick_ns;
+    u->st.idle_waits++;
+    pthread_mutex_unlock(&u->lock);
+    struct pollfd pfd = { .fd = u->fd, .events = POLLIN };
+    struct timespec ts = { (time_t)(wait / 1000000000u), (long)(wait % 1000000000u) };
+    (void)ppoll(&pfd, 1, &ts, NULL);
 }
 
 /* Before the socket closes (at close, or at process exit: the last messages, e.g. a final
@@ -412,17 +618,30 @@ static void rv_udp_linger(rv_udp_t *u)
         uint64_t now = rv_udp_now();
         if (!pending || now - start > 3000000000ull) break;
         while (rv_udp_recv_batch(u, now) == RV_UDP_BATCH) {}
-        if (now - u->last_timer > u->rto_ns / 4) {
+        if (now - u->last_timer > u->tick_ns) {
             u->dead_ns = ~0ull >> 1; /* a peer gone already is no error now */
             rv_udp_timers(u, now);
             u->last_timer = now;
         }
         rv_udp_flush_acks(u, now, 1);
+        rv_udp_flush_out(u);
         struct timespec ts = { 0, 50000 };
         nanosleep(&ts, NULL);
     }
     rv_udp_flush_acks(u, rv_udp_now(), 1);
+    rv_udp_flush_out(u);
     pthread_mutex_unlock(&u->lock);
+    const rv_udp_stats_t *st = &u->st;
+    rv_verbose(2, "udp: rank %u: data %llu, resent %llu on timeout, %llu fast, probes %llu, "
+               "acks %llu, in %llu (%llu duplicates), %llu round trips measured (srtt of rank "
+               "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu",
+               u->me, (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
+               (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
+               (unsigned long long)st->acks_out, (unsigned long long)st->dgrams_in,
+               (unsigned long long)st->dups_in, (unsigned long long)st->rtt_samples,
+               (u->me + 1) % u->size, (unsigned long long)u->peers[(u->me + 1) % u->size].srtt / 1000,
+               (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
+               (unsigned long long)st->aid_dropped);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
@@ -441,9 +660,18 @@ int rv_udp_msg_open(rv_udp_t *u)
     uint32_t nfrag = (uint32_t)((RV_UDP_MAX_MSG + u->frag - 1) / u->frag);
     u->win = (uint32_t)rv_cfg.UDP_WINDOW;
     if (u->win < 2 * nfrag) u->win = 2 * nfrag;
+    u->rto_min_ns = (uint64_t)rv_cfg.UDP_RTO_MIN_US * 1000u;
+    u->rto_max_ns = (uint64_t)rv_cfg.UDP_RTO_MAX_US * 1000u;
+    if (u->rto_max_ns < u->rto_min_ns) u->rto_max_ns = u->rto_min_ns;
     u->rto_ns = (uint64_t)rv_cfg.UDP_RTO_US * 1000u;
+    if (u->rto_ns < u->rto_min_ns) u->rto_ns = u->rto_min_ns;
+    if (u->rto_ns > u->rto_max_ns) u->rto_ns = u->rto_max_ns;
     u->dead_ns = (uint64_t)rv_cfg.UDP_PEER_TIMEOUT * 1000000000ull;
-    u->ack_ns = u->rto_ns / 10;
+    u->tick_ns = u->rto_min_ns / 4;
+    u->ack_ns = u->rto_min_ns / 4;
+    u->idle_spin_ns = (uint64_t)rv_cfg.UDP_IDLE_SPIN_US * 1000u;
+    u->idle_ns = (uint64_t)rv_cfg.UDP_IDLE_US * 1000u;
+    for (uint32_t r = 0; r < u->size; r++) u->peers[r].rto = u->rto_ns;
     u->drop = (unsigned)rv_cfg.UDP_DROP_PERMILLE;
     u->dup = (unsigned)rv_cfg.UDP_DUP_PERMILLE;
     u->reorder = (unsigned)rv_cfg.UDP_REORDER_PERMILLE;
@@ -455,9 +683,29 @@ int rv_udp_msg_open(rv_udp_t *u)
     u->is_active = calloc(u->size, 1);
     u->rbuf = aligned_alloc(64, (size_t)RV_UDP_BATCH * u->dgram);
     u->held = malloc(u->dgram);
+    u->rmm = calloc(RV_UDP_BATCH, sizeof *u->rmm);
+    u->riov = calloc(RV_UDP_BATCH, sizeof *u->riov);
+    u->rfrom = calloc(RV_UDP_BATCH, sizeof *u->rfrom);
+    for (int i = 0; u->rbuf && u->rmm && u->riov && u->rfrom && i < RV_UDP_BATCH; i++) {
+        u->riov[i] = (struct iovec){ u->rbuf + (size_t)i * u->dgram, u->dgram };
+        u->rmm[i].msg_hdr = (struct msghdr){ .msg_name = &u->rfrom[i],
+                                             .msg_namelen = sizeof u->rfrom[i],
+                                             .msg_iov = &u->riov[i], .msg_iovlen = 1 };
+    }
+    u->oq = calloc(RV_UDP_OQ, sizeof *u->oq);
+    u->oiov = calloc(RV_UDP_OQ, sizeof *u->oiov);
+    u->oack = calloc(RV_UDP_OQ, sizeof *u->oack);
     pthread_mutex_init(&u->lock, NULL);
+    /* memory, allocated per (peer, channel) at first use: a send and a receive window of win
+     * datagrams, and a reassembly buffer once a fragmented message arrives */
+    size_t ring = (size_t)u->win * (u->dgram + sizeof(uint32_t)) + (size_t)u->win * 9;
+    rv_verbose(1, "udp: at most %zu KiB per peer talked to (2 channels x (send + receive window "
+               "of %u x %zu bytes + %u KiB reassembly)); retransmission timeout %llu us at "
+               "first, %llu..%llu us", (2 * (2 * ring + RV_UDP_MAX_MSG)) >> 10, u->win, u->dgram,
+               (unsigned)(RV_UDP_MAX_MSG >> 10), (unsigned long long)u->rto_ns / 1000,
+               (unsigned long long)u->rto_min_ns / 1000, (unsigned long long)u->rto_max_ns / 1000);
     return u->ready[0] && u->ready[1] && u->acks && u->active && u->is_active && u->rbuf &&
-           u->held ? 0 : -1;
+           u->held && u->oq && u->oiov && u->oack && u->rmm && u->riov && u->rfrom ? 0 : -1;
 }
 
 void rv_udp_msg_close(rv_udp_t *u)
@@ -471,6 +719,7 @@ void rv_udp_msg_close(rv_udp_t *u)
                 free(p->tx[c].buf);
                 free(p->tx[c].len);
                 free(p->tx[c].sent);
+                free(p->tx[c].st);
                 free(p->rx[c].buf);
                 free(p->rx[c].len);
                 free(p->rx[c].asm_buf);
@@ -482,6 +731,18 @@ void rv_udp_msg_close(rv_udp_t *u)
     free(u->is_active);
     free(u->rbuf);
     free(u->held);
+    free(u->oq);
+    free(u->oiov);
+    free(u->rmm);
+    free(u->riov);
+    free(u->rfrom);
+    u->rmm = NULL;
+    u->riov = NULL;
+    u->rfrom = NULL;
+    free(u->oack);
+    u->oq = NULL;
+    u->oiov = NULL;
+    u->oack = NULL;
     u->ready[0] = u->ready[1] = u->acks = u->active = NULL;
     u->is_active = NULL;
     u->rbuf = u->held = NULL;
