@@ -39,6 +39,16 @@ foreach(lvl 1 10)
   udp_run(udp_loss${lvl}_small_dgram_am_args 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=1472" am_args)
 endforeach()
 udp_run(udp_small_dgram_rma_many 2 "RIVET_UDP_DGRAM=1472" rma_many)
+# the datagram size from the interface's MTU (loopback here: 65000 bytes, a window of 16), and
+# the explicit settings winning over it; the defaults before (8 KiB datagrams, a window of 64)
+# under loss, since loopback's large datagrams are what the other loss tests now use
+udp_run(udp_mtu 2 "" udp_transport mtu)
+udp_run(udp_mtu_explicit 2 "RIVET_UDP_DGRAM=8K" udp_transport mtu 8192 64)
+udp_run(udp_mtu_explicit_win 2 "RIVET_UDP_DGRAM=9000;RIVET_UDP_WINDOW=20" udp_transport mtu 9000 20)
+foreach(lvl 1 10)
+  udp_run(udp_loss${lvl}_8k_dgram_am_flood 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=8K" am_flood)
+  udp_run(udp_loss${lvl}_8k_dgram_rma_sizes_ref 2 "${udp_lossy${lvl}};RIVET_UDP_DGRAM=8K;RIVET_RMA=ref" rma_sizes)
+endforeach()
 
 # The same through a real bad network: tests/transport/udp_relay sits between the ranks
 # (RIVET_UDP_RELAY), dropping, duplicating, holding back and delaying datagrams on the wire; the

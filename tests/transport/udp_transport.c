@@ -22,7 +22,12 @@
  *   udp_transport talk    every rank sends checked AM Medium Requests to every other, answered,
  *                 for up to 60 s: run through tests/transport/udp_relay --cut, which makes a
  *                 rank disappear from the network meanwhile; the job must end with "rank N
- *                 unreachable" well before (a normal end here is a failure) */
+ *                 unreachable" well before (a normal end here is a failure)
+ *   udp_transport mtu [DGRAM WINDOW]   the datagram size and window the transport chose: with
+ *                 no arguments (RIVET_UDP_DGRAM and RIVET_UDP_WINDOW unset, a one-host job bound
+ *                 to 127.0.0.1) from loopback's MTU (/sys/class/net/lo/mtu): MTU - 28 between
+ *                 8192 and 65000, a window of 512 KiB of them between 16 and 64; else exactly
+ *                 the DGRAM and WINDOW given (the explicit settings) */
 #include "rv_test.h"
 #include "transport/transport.h"
 #include "transport/udp/udp_int.h"
@@ -246,6 +251,36 @@ static void test_idle(void)
     rvt_barrier();
 }
 
+static void test_mtu(int argc, char **argv)
+{
+    rv_udp_t *u = udp();
+    size_t want_dgram;
+    uint32_t want_win;
+    if (argc > 3) {
+        want_dgram = strtoul(argv[2], NULL, 10);
+        want_win = (uint32_t)strtoul(argv[3], NULL, 10);
+    } else {
+        RVT_CHECK(ntohl(u->peers[rvt_me].addr.sin_addr.s_addr) == INADDR_LOOPBACK,
+                  "rank %u is not bound to 127.0.0.1", (unsigned)rvt_me);
+        FILE *f = fopen("/sys/class/net/lo/mtu", "r");
+        unsigned mtu = 0;
+        RVT_CHECK(f && fscanf(f, "%u", &mtu) == 1, "cannot read /sys/class/net/lo/mtu");
+        fclose(f);
+        RVT_CHECK(u->mtu == mtu, "the transport read MTU %u, /sys says %u", u->mtu, mtu);
+        want_dgram = mtu - 28 < 8192 ? 8192 : mtu - 28 > 65000 ? 65000 : mtu - 28;
+        want_dgram &= ~(size_t)7;
+        want_win = (uint32_t)(512 * 1024 / want_dgram);
+        want_win = want_win < 16 ? 16 : want_win > 64 ? 64 : want_win;
+    }
+    printf("mtu: rank %u: MTU %u, datagrams of %zu bytes, window %u\n", (unsigned)rvt_me,
+           u->mtu, u->dgram, (unsigned)u->win);
+    fflush(stdout);
+    RVT_CHECK(u->dgram == want_dgram, "datagrams of %zu bytes, expected %zu", u->dgram, want_dgram);
+    RVT_CHECK(u->win == want_win, "a window of %u, expected %u", (unsigned)u->win, (unsigned)want_win);
+    RVT_CHECK(u->frag == u->dgram - sizeof(rv_udp_hdr_t), "fragment %zu", u->frag);
+    rvt_barrier();
+}
+
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 0);
@@ -260,6 +295,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "talk")) test_talk();
     else if (!strcmp(mode, "retx")) test_retx();
     else if (!strcmp(mode, "idle")) test_idle();
+    else if (!strcmp(mode, "mtu")) test_mtu(argc, argv);
     else RVT_CHECK(0, "unknown mode %s", mode);
     return rvt_done("udp_transport");
 }

@@ -16,6 +16,7 @@
 #include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -98,10 +99,51 @@ static void rv_udp_close(void *priv)
 }
 
 typedef struct {
-    uint32_t ip;   /* network order */
-    uint16_t port; /* network order */
+    uint32_t ip;    /* network order */
+    uint16_t port;  /* network order */
     uint16_t ok;
+    uint16_t dgram; /* the datagram size this rank would choose (the job takes the smallest) */
+    uint16_t pad[3];
 } rv_udp_addr_t;
+
+/* The MTU of the interface that holds address a (the one the socket is bound to), 0 if not
+ * known. */
+static unsigned rv_udp_if_mtu(int fd, struct in_addr a)
+{
+    struct ifaddrs *ifs, *i;
+    unsigned mtu = 0;
+    if (getifaddrs(&ifs) != 0) return 0;
+    for (i = ifs; i && !mtu; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+            ((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr.s_addr != a.s_addr)
+            continue;
+        struct ifreq ifr;
+        memset(&ifr, 0, sizeof ifr);
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->ifa_name);
+        if (ioctl(fd, SIOCGIFMTU, &ifr) == 0 && ifr.ifr_mtu > 0) mtu = (unsigned)ifr.ifr_mtu;
+    }
+    freeifaddrs(ifs);
+    return mtu;
+}
+
+/* The datagram size: RIVET_UDP_DGRAM when set (at least 1 KiB), else the path's: the bound
+ * interface's MTU less the IPv4 and UDP headers (28 bytes), between 8 KiB and 65000 bytes
+ * (loopback, MTU 65536: 65000; jumbo frames, 9000: 8968; Ethernet, 1500: 8 KiB, IP fragments
+ * on the wire). A multiple of 8. */
+static size_t rv_udp_pick_dgram(unsigned mtu)
+{
+    size_t d = (size_t)rv_cfg.UDP_DGRAM;
+    if (d && d < 1024) {
+        rv_warn("udp: RIVET_UDP_DGRAM=%zu raised to 1024 (0 chooses from the interface's MTU)", d);
+        d = 1024;
+    }
+    if (!d) {
+        d = mtu > 28 ? mtu - 28 : 0;
+        if (d < RV_UDP_DGRAM_MIN_AUTO) d = RV_UDP_DGRAM_MIN_AUTO;
+        if (d > RV_UDP_DGRAM_MAX) d = RV_UDP_DGRAM_MAX;
+    }
+    return d & ~(size_t)7;
+}
 
 /* Test aid (tests/transport/udp_relay.c): RIVET_UDP_RELAY=IPv4:PORT sends every datagram through
  * a relay process that stands in for rank r at PORT + r and forwards from there, so the
@@ -159,20 +201,25 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
              getsockname(u->fd, (struct sockaddr *)&sa, &sl) == 0;
         if (!ok) rv_warn("udp: cannot bind a socket to %s: %s", inet_ntoa(a), strerror(errno));
     }
-    rv_udp_addr_t mine = { sa.sin_addr.s_addr, sa.sin_port, (uint16_t)ok }, *all;
+    u->mtu = ok ? rv_udp_if_mtu(u->fd, sa.sin_addr) : 0;
+    rv_udp_addr_t mine = { sa.sin_addr.s_addr, sa.sin_port, (uint16_t)ok,
+                           (uint16_t)rv_udp_pick_dgram(u->mtu), { 0 } }, *all;
+    u->dgram = mine.dgram;
     all = calloc(u->size, sizeof *all);
     u->peers = calloc(u->size, sizeof *u->peers);
     int res = all && u->peers && rv_boot_allgather(&mine, sizeof mine, all) == 0;
     for (uint32_t r = 0; res && r < u->size; r++) {
         if (!all[r].ok) res = 0;
+        if (all[r].dgram < u->dgram) u->dgram = all[r].dgram; /* every rank receives them all */
         u->peers[r].addr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = all[r].port,
                                                  .sin_addr = { all[r].ip } };
     }
     free(all);
     if (res) res = rv_udp_relay(u);
     if (res) res = rv_udp_msg_open(u) == 0;
-    rv_verbose(1, "udp: rank %u bound to %s:%u, datagrams up to %zu bytes, window %u",
-               u->me, inet_ntoa(sa.sin_addr), ntohs(sa.sin_port), u->dgram, u->win);
+    rv_verbose(1, "udp: rank %u bound to %s:%u (MTU %u), datagrams up to %zu bytes (%s), "
+               "window %u", u->me, inet_ntoa(sa.sin_addr), ntohs(sa.sin_port), u->mtu, u->dgram,
+               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win);
     if (!rv_job_all_ok(res)) {
         rv_udp_close(u);
         return -1;

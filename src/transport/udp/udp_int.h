@@ -14,6 +14,11 @@
 #include <stdint.h>
 
 #define RV_UDP_MAX_MSG (64 * 1024 + 256) /* largest hdrlen + paylen of one send() */
+#define RV_UDP_DGRAM_MAX 65000         /* largest datagram (RIVET_UDP_DGRAM's upper bound) */
+#define RV_UDP_DGRAM_MIN_AUTO 8192     /* smallest datagram chosen from the MTU */
+#define RV_UDP_WIN_BYTES (512 * 1024)  /* default window: this many bytes of datagrams, */
+#define RV_UDP_WIN_MIN_AUTO 16         /* but at least this many datagrams */
+#define RV_UDP_WIN_MAX_AUTO 64         /* and at most this many */
 #define RV_UDP_BATCH   32                /* datagrams one recvmmsg takes */
 #define RV_UDP_OQ      64                /* datagrams one sendmmsg sends (the out queue) */
 #define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
@@ -102,7 +107,8 @@ typedef struct rv_udp {
     uint32_t        me, size;
     int             fd;
     uint64_t        token;
-    size_t          dgram;     /* largest datagram */
+    size_t          dgram;     /* largest datagram (the smallest any rank chose: udp.c) */
+    unsigned        mtu;       /* the bound interface's (0: unknown) */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */

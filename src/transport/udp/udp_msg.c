@@ -655,10 +655,19 @@ int rv_udp_msg_open(rv_udp_t *u)
     static int registered;
     if (!registered++) atexit(rv_udp_atexit);
     rv_udp_open_one = u;
-    u->dgram = ((size_t)rv_cfg.UDP_DGRAM) & ~(size_t)7;
+    /* u->dgram: udp.c chose it (RIVET_UDP_DGRAM, else the interface's MTU, the job's smallest).
+     * The window: RIVET_UDP_WINDOW datagrams, else RV_UDP_WIN_BYTES of them, 16 to 64 (64 of
+     * 8 KiB or less, 16 of 64 KiB: memory per peer stays bounded as datagrams grow); always at
+     * least 2 messages' worth of fragments. */
     u->frag = u->dgram - sizeof(rv_udp_hdr_t);
     uint32_t nfrag = (uint32_t)((RV_UDP_MAX_MSG + u->frag - 1) / u->frag);
     u->win = (uint32_t)rv_cfg.UDP_WINDOW;
+    if (!u->win) {
+        u->win = (uint32_t)(RV_UDP_WIN_BYTES / u->dgram);
+        if (u->win < RV_UDP_WIN_MIN_AUTO) u->win = RV_UDP_WIN_MIN_AUTO;
+        if (u->win > RV_UDP_WIN_MAX_AUTO) u->win = RV_UDP_WIN_MAX_AUTO;
+    }
+    if (u->win < 8) u->win = 8;
     if (u->win < 2 * nfrag) u->win = 2 * nfrag;
     u->rto_min_ns = (uint64_t)rv_cfg.UDP_RTO_MIN_US * 1000u;
     u->rto_max_ns = (uint64_t)rv_cfg.UDP_RTO_MAX_US * 1000u;
