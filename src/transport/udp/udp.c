@@ -196,6 +196,8 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
         if (u->fd >= 0) {
             setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
             setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+            socklen_t bl = sizeof u->rcvbuf;
+            if (getsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &u->rcvbuf, &bl) != 0) u->rcvbuf = 0;
         }
         ok = u->fd >= 0 && bind(u->fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
              getsockname(u->fd, (struct sockaddr *)&sa, &sl) == 0;
@@ -218,8 +220,9 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     if (res) res = rv_udp_relay(u);
     if (res) res = rv_udp_msg_open(u) == 0;
     rv_verbose(1, "udp: rank %u bound to %s:%u (MTU %u), datagrams up to %zu bytes (%s), "
-               "window %u", u->me, inet_ntoa(sa.sin_addr), ntohs(sa.sin_port), u->mtu, u->dgram,
-               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win);
+               "window %u, socket receive buffer %d KiB", u->me, inet_ntoa(sa.sin_addr),
+               ntohs(sa.sin_port), u->mtu, u->dgram,
+               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win, u->rcvbuf >> 10);
     if (!rv_job_all_ok(res)) {
         rv_udp_close(u);
         return -1;

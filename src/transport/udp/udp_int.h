@@ -101,6 +101,7 @@ typedef struct rv_udp_stats {
     uint64_t sendmmsg;     /* sendmmsg calls */
     uint64_t idle_waits;   /* blocking waits when idle */
     uint64_t aid_dropped;  /* datagrams the loss test aid dropped */
+    uint64_t send_full;    /* datagrams sendmmsg refused (socket buffer full): resent later */
 } rv_udp_stats_t;
 
 typedef struct rv_udp {
@@ -109,6 +110,7 @@ typedef struct rv_udp {
     uint64_t        token;
     size_t          dgram;     /* largest datagram (the smallest any rank chose: udp.c) */
     unsigned        mtu;       /* the bound interface's (0: unknown) */
+    int             rcvbuf;    /* the socket's receive buffer as the kernel granted it */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */

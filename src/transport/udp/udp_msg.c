@@ -40,6 +40,7 @@ static void rv_udp_flush_out(rv_udp_t *u)
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == ENOBUFS)) {
+            u->st.send_full += u->noq - off;
             break;
         } else {
             off++; /* this one failed (e.g. an unreachable address): skip it */
@@ -634,14 +635,15 @@ static void rv_udp_linger(rv_udp_t *u)
     const rv_udp_stats_t *st = &u->st;
     rv_verbose(2, "udp: rank %u: data %llu, resent %llu on timeout, %llu fast, probes %llu, "
                "acks %llu, in %llu (%llu duplicates), %llu round trips measured (srtt of rank "
-               "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu",
+               "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu, "
+               "not sent (socket buffer full) %llu",
                u->me, (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
                (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
                (unsigned long long)st->acks_out, (unsigned long long)st->dgrams_in,
                (unsigned long long)st->dups_in, (unsigned long long)st->rtt_samples,
                (u->me + 1) % u->size, (unsigned long long)u->peers[(u->me + 1) % u->size].srtt / 1000,
                (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
-               (unsigned long long)st->aid_dropped);
+               (unsigned long long)st->aid_dropped, (unsigned long long)st->send_full);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
