@@ -157,7 +157,8 @@ static void rv_udp_activate(rv_udp_t *u, gex_Rank_t peer)
 static int rv_udp_alloc_ring(rv_udp_t *u, unsigned char **buf, uint32_t **len, uint64_t **sent,
                              uint8_t **st)
 {
-    *buf = aligned_alloc(64, (size_t)u->win * u->dgram);
+    /* (aligned_alloc wants a multiple of the alignment: win x dgram need not be one) */
+    *buf = aligned_alloc(64, ((size_t)u->win * u->dgram + 63) & ~(size_t)63);
     *len = calloc(u->win, sizeof **len);
     if (sent) *sent = calloc(u->win, sizeof **sent);
     if (st) *st = calloc(u->win, 1);
