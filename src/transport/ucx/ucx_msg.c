@@ -36,6 +36,40 @@ static void rv_ucx_sent(void *req, ucs_status_t st, void *arg)
     if (st != UCS_OK && st != UCS_ERR_CANCELED) rv_ucx_peer_lost(u, peer, st, "AM send");
 }
 
+/* An eager AM send that UCX completes at once or refuses (no request is kept): 1 sent, 0 no
+ * room now; any other failure ends the job, naming the peer. */
+static int rv_ucx_send_now(rv_ucx_t *u, gex_Rank_t peer, const void *uh, const void *d, size_t len)
+{
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+    };
+    ucs_status_ptr_t r =
+        ucp_am_send_nbx(u->peers[peer].ep, RV_UCX_AM_ID, uh, sizeof(rv_ucx_hdr_t), d, len, &prm);
+    if (r == NULL) return 1;
+    if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) != UCS_ERR_NO_RESOURCE)
+        rv_ucx_peer_lost(u, peer, UCS_PTR_STATUS(r), "AM send");
+    if (UCS_PTR_IS_PTR(r)) ucp_request_free(r); /* not expected with FORCE_IMM_CMPL */
+    return 0;
+}
+
+/* The AM in send buffer b (UCP header at b->data, the message at d): UCS_PTR_IS_PTR, queued in
+ * UCX (the buffer returns in rv_ucx_sent); NULL, sent (the buffer is the caller's again); or
+ * an error status. */
+static ucs_status_ptr_t rv_ucx_send_sbuf(rv_ucx_t *u, gex_Rank_t peer, rv_ucx_sbuf_t *b,
+                                         const void *d, size_t len)
+{
+    ucp_request_param_t prm = {
+        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
+                        UCP_OP_ATTR_FIELD_USER_DATA,
+        .flags = UCP_AM_SEND_FLAG_EAGER,
+        .cb.send = rv_ucx_sent,
+        .user_data = b,
+    };
+    return ucp_am_send_nbx(u->peers[peer].ep, RV_UCX_AM_ID, b->data, sizeof(rv_ucx_hdr_t), d, len,
+                           &prm);
+}
+
 /* Sends the UCP AM (header uh, data of len bytes) to peer: immediately from the caller's
  * memory when small (UCX completes it at once or refuses), else copied into a send buffer.
  * 0 or RV_TP_AGAIN. */
@@ -50,18 +84,10 @@ static int rv_ucx_am(rv_ucx_t *u, gex_Rank_t peer, rv_ucx_hdr_t *uh, const void 
         unsigned char *d = (unsigned char *)tmp;
         if (hdrlen) memcpy(d, hdr, hdrlen);
         if (paylen) memcpy(d + hdrlen, payload, paylen);
-        ucp_request_param_t prm = {
-            .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
-            .flags = UCP_AM_SEND_FLAG_EAGER,
-        };
-        ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, uh, sizeof *uh, d, len, &prm);
-        if (r == NULL) {
+        if (rv_ucx_send_now(u, peer, uh, d, len)) {
             RV_UCX_COUNT(u, sends_imm, 1);
             return 0;
         }
-        if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) != UCS_ERR_NO_RESOURCE)
-            rv_ucx_peer_lost(u, peer, UCS_PTR_STATUS(r), "AM send");
-        if (UCS_PTR_IS_PTR(r)) ucp_request_free(r); /* not expected with FORCE_IMM_CMPL */
         /* no room for an immediate send now: a buffered one queues inside UCX */
     }
     rv_ucx_sbuf_t *b = rv_ucx_sbuf_get(u);
@@ -74,14 +100,7 @@ static int rv_ucx_am(rv_ucx_t *u, gex_Rank_t peer, rv_ucx_hdr_t *uh, const void 
     unsigned char *d = b->data + sizeof *uh;
     if (hdrlen) memcpy(d, hdr, hdrlen);
     if (paylen) memcpy(d + hdrlen, payload, paylen);
-    ucp_request_param_t prm = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-                        UCP_OP_ATTR_FIELD_USER_DATA,
-        .flags = UCP_AM_SEND_FLAG_EAGER,
-        .cb.send = rv_ucx_sent,
-        .user_data = b,
-    };
-    ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, b->data, sizeof *uh, d, len, &prm);
+    ucs_status_ptr_t r = rv_ucx_send_sbuf(u, peer, b, d, len);
     if (UCS_PTR_IS_PTR(r)) {
         RV_UCX_COUNT(u, sends_buf, 1);
         return 0; /* the buffer returns in rv_ucx_sent */
@@ -172,29 +191,13 @@ void rv_ucx_commit(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, 
     memcpy(d, hdr, hdrlen);
     size_t len = hdrlen + paylen;
     RV_UCX_COUNT(u, sends_np, 1);
-    if (len <= RV_UCX_SMALL) { /* UCX sends it now (or refuses): the buffer is free again */
-        ucp_request_param_t prm = {
-            .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL,
-            .flags = UCP_AM_SEND_FLAG_EAGER,
-        };
-        ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, b->data, sizeof uh, d, len, &prm);
-        if (r == NULL) {
-            rv_ucx_sbuf_put(u, b);
-            return;
-        }
-        if (UCS_PTR_IS_ERR(r) && UCS_PTR_STATUS(r) != UCS_ERR_NO_RESOURCE)
-            rv_ucx_peer_lost(u, peer, UCS_PTR_STATUS(r), "AM send");
-        if (UCS_PTR_IS_PTR(r)) ucp_request_free(r);
+    /* small: UCX sends it now (or refuses), and the buffer is free again */
+    if (len <= RV_UCX_SMALL && rv_ucx_send_now(u, peer, b->data, d, len)) {
+        rv_ucx_sbuf_put(u, b);
+        return;
     }
-    ucp_request_param_t prm = {
-        .op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK |
-                        UCP_OP_ATTR_FIELD_USER_DATA,
-        .flags = UCP_AM_SEND_FLAG_EAGER,
-        .cb.send = rv_ucx_sent,
-        .user_data = b,
-    };
     for (;;) { /* a commit is never refused: without room in UCX, progress until there is */
-        ucs_status_ptr_t r = ucp_am_send_nbx(p->ep, RV_UCX_AM_ID, b->data, sizeof uh, d, len, &prm);
+        ucs_status_ptr_t r = rv_ucx_send_sbuf(u, peer, b, d, len);
         if (UCS_PTR_IS_PTR(r)) return; /* the buffer returns in rv_ucx_sent */
         if (r == NULL) {
             rv_ucx_sbuf_put(u, b);
