@@ -27,6 +27,10 @@
 
 #define RV_AGENT_CONNECT_MS  5000       /* per address */
 #define RV_AGENT_HANDSHAKE_MS 10000
+/* A launcher flooded by connections that are not agents reclaims the oldest handshake slots
+ * for newer ones, ours among them: an agent whose connection was closed during the handshake
+ * connects again, this many times in all. */
+#define RV_AGENT_ATTEMPTS 5
 #define RV_AGENT_FLUSH_MS    10000      /* final frames to the launcher */
 #define RV_AGENT_BACKLOG     (16u << 20) /* stop reading ranks while this much waits to go up */
 
@@ -116,7 +120,8 @@ fail:;
 }
 
 /* The handshake of net.h. Returns 0; 1 if this peer is not our launcher (try the
- * next address); -1 if it refused us (wrong secret: no point in trying further). */
+ * next address); 2 if it closed the connection before its proof (a wrong secret, or our
+ * handshake slot reclaimed under a flood: try again); -1 if no point in trying further. */
 static int rv_agent_handshake(rv_agent_t *a, int fd, const char *where, char *why, size_t wn)
 {
     int64_t deadline = rv_run_now_ms() + RV_AGENT_HANDSHAKE_MS;
@@ -135,10 +140,11 @@ static int rv_agent_handshake(rv_agent_t *a, int fd, const char *where, char *wh
     rv_net_proof_t proof;
     if (rv_net_write_full(fd, &ans, sizeof ans, deadline)
         || rv_net_read_full(fd, &proof, sizeof proof, deadline)) {
+        int closed = errno != ETIMEDOUT;
         snprintf(why, wn, "the launcher at %s refused this agent (%s): not this job's secret, or "
                  "the host is not expected any more", where,
-                 errno == ETIMEDOUT ? "no answer" : "connection closed");
-        return -1;
+                 closed ? "connection closed" : "no answer");
+        return closed ? 2 : -1;
     }
     unsigned char want[RV_SHA256_LEN];
     rv_net_mac(a->job.secret, "rivetrun-launcher", ans.nonce, ch.nonce, a->host, want);
@@ -165,12 +171,17 @@ static int rv_agent_connect(rv_agent_t *a, const char *addrs, const char *port)
         for (struct addrinfo *ai = res; ai; ai = ai->ai_next) {
             char where[300];
             snprintf(where, sizeof where, "%s port %s", h, port);
-            int fd = rv_agent_connect_one(ai);
+            int fd = -1, rc = 2;
+            for (int k = 0; rc == 2 && k < RV_AGENT_ATTEMPTS; k++) {
+                if (fd >= 0) close(fd);
+                if ((fd = rv_agent_connect_one(ai)) < 0) break;
+                rc = rv_agent_handshake(a, fd, where, why, sizeof why);
+            }
             if (fd < 0) {
                 snprintf(why, sizeof why, "cannot connect to %s: %s", where, strerror(errno));
                 continue;
             }
-            int rc = rv_agent_handshake(a, fd, where, why, sizeof why);
+            if (rc == 2) rc = -1; /* closed every time: refused */
             if (rc == 0) {
                 freeaddrinfo(res);
                 free(list);
