@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tests/boot/multihost_ofi.sh: a 2-host x 2-rank job through the whole multi-host spawn path
 # (fake_ssh.sh as the remote shell, agents, TCP bootstrap). Each fake host is its own host and
-# neighbourhood, so Rivet must pick the network transport by itself and the program's traffic
-# between the hosts crosses ofi.
+# neighbourhood, and RIVET_TRANSPORT=ofi (unless the environment names another) makes the
+# program's traffic between the hosts cross ofi (on a host with only Ethernet a job picks udp by
+# itself: tests/info/info_test.sh checks that choice).
 # usage: multihost_ofi.sh RIVETRUN FAKE_SSH PROGRAM [ARGS...]
 rivetrun=$1
 ssh=$2
 shift 2
-out=$(RIVET_SSH=$ssh RIVET_VERBOSE=1 RIVET_WAIT_MODE=yield \
+out=$(RIVET_SSH=$ssh RIVET_VERBOSE=1 RIVET_TRANSPORT=${RIVET_TRANSPORT:-ofi} RIVET_WAIT_MODE=yield \
       "$rivetrun" --timeout "${RIVET_TEST_JOB_TIMEOUT:-50}" --hosts h1:2,h2:2 "$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
