@@ -58,6 +58,18 @@ void rv_run_stats_finish(uint32_t np)
     if (!m) return;
     char path[4200], err[512];
     int per_rank = strchr(rv_run_stats_name, '%') != NULL;
+    /* ranks killed without writing their record (SIGKILL) left a live file: their record from
+     * it, into the rank's file like the record they would have written */
+    for (unsigned r = 0; r < np; r++) {
+        char live[4300];
+        rv_run_stats_path(r, path, sizeof path);
+        if (per_rank) snprintf(live, sizeof live, "%s.live", path);
+        else snprintf(live, sizeof live, "%s.%u.live", path, r);
+        if (rv_sm_live_settle(live, path, !per_rank, err, sizeof err) < 0) {
+            fprintf(stderr, "rivetrun: RIVET_STATS: %s\n", err);
+            unlink(live);
+        }
+    }
     for (unsigned r = 0; r < (per_rank ? np : 1); r++) {
         rv_run_stats_path(r, path, sizeof path);
         if (access(path, F_OK)) continue; /* that rank wrote none: the table names it */
