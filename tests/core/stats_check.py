@@ -160,7 +160,9 @@ with tempfile.TemporaryDirectory() as d:
                   reasons=lambda r: "fatal" if r == np - 1 else "signal")
         check("ended by a fatal error" in se, "the table does not say a rank died: " + se[-2000:])
     elif mode in ("segv", "kill"):
-        env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out}
+        jobtmp = os.path.join(d, "tmp")  # rivetrun's job directory goes there
+        os.mkdir(jobtmp)
+        env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "TMPDIR": jobtmp}
         rc, so, se = run([rivetrun, "--timeout", "80", "-n", str(np), prog, mode], env)
         check(rc != 0, "the job whose rank died exited 0")
         sig = "SIGSEGV" if mode == "segv" else "SIGKILL"
@@ -176,9 +178,8 @@ with tempfile.TemporaryDirectory() as d:
         else:
             check("rank %d was killed" % (np - 1) in se, "the table does not say it was killed: " + se[-2000:])
         check(last.get("pid", 0) > 0 and last.get("elapsed_ns", 0) > 0, "%s: no pid or elapsed time: %s" % (mode, last))
-        left = [f for f in os.listdir(tempfile.gettempdir()) if f.startswith("rivet-stats-")
-                and os.path.exists(os.path.join(tempfile.gettempdir(), f, "rank-%d.json.live" % (np - 1)))]
-        check(not left, "%s: live files left behind in %s" % (mode, left))
+        left = os.listdir(jobtmp)
+        check(not left, "%s: rivetrun left its job directory behind: %s" % (mode, left))
     elif mode in ("udp", "udp_noloss"):
         env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "RIVET_PSHM": "0", "RIVET_TRANSPORT": "udp"}
         cmd = [rivetrun, "--timeout", "100", "-n", str(np), prog]
