@@ -180,6 +180,17 @@ with tempfile.TemporaryDirectory() as d:
         check(last.get("pid", 0) > 0 and last.get("elapsed_ns", 0) > 0, "%s: no pid or elapsed time: %s" % (mode, last))
         left = os.listdir(jobtmp)
         check(not left, "%s: rivetrun left its job directory behind: %s" % (mode, left))
+        if mode == "kill":
+            # without a launcher the live file stays; rivet-info --stats reads it
+            rc, so, se = run([prog, "kill"], {"RIVET_STATS_FILE": os.path.join(d, "s-%.json")})
+            live = os.path.join(d, "s-0.json.live")
+            check(rc != 0 and os.path.exists(live), "kill alone: exit %d, live file %s" % (rc, os.listdir(d)))
+            out2 = os.path.join(d, "alone.json")
+            rc, so, se = run([info, "--stats", "--json", out2, live], {})
+            check(rc == 0 and "rank 0 was killed" in so, "rivet-info --stats on a live file: %d %s %s" % (rc, so, se))
+            if rc == 0:
+                check_job(json.load(open(out2)), 1, expected(1, False, upto_fatal=True), "kill alone",
+                          reasons=lambda r: "killed")
     elif mode in ("udp", "udp_noloss"):
         env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "RIVET_PSHM": "0", "RIVET_TRANSPORT": "udp"}
         cmd = [rivetrun, "--timeout", "100", "-n", str(np), prog]

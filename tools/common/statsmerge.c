@@ -200,6 +200,21 @@ fail:
 int rv_sm_add_file(rv_sm_t *m, const char *path, char *err, size_t n)
 {
     FILE *f = fopen(path, "r");
+    char magic[8];
+    if (f && fread(magic, 1, sizeof magic, f) == sizeof magic &&
+        !memcmp(magic, RV_STATS_LIVE_MAGIC, sizeof magic)) {
+        /* a live file a killed rank left (core/stats.h): its record */
+        fclose(f);
+        static char rec[65536];
+        if (rv_sm_live_record(path, rec, sizeof rec, err, n) < 0) return -1;
+        rv_sm_scan_t s = { rec, NULL };
+        if (rv_sm_record(m, &s)) {
+            snprintf(err, n, "%s: %s", path, s.err ? s.err : "malformed live file");
+            return -1;
+        }
+        return 1;
+    }
+    if (f) rewind(f);
     if (!f) {
         snprintf(err, n, "%s: %s", path, strerror(errno));
         return -1;
