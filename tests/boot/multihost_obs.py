@@ -39,13 +39,13 @@ for mode in ("exit", "kill", "segv"):
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=120)
     what = "job %s" % mode
-    check((p.returncode == 0) == (mode == "exit"), "%s exited %d:\n%s" % (what, p.returncode, p.stdout[-3000:]))
+    check((p.returncode == 0) == (mode == "exit"), "%s exited %d:\n%s" % (what, p.returncode, p.stdout[:3000]))
     check("cannot create the stats file" not in p.stdout and "cannot create the trace file" not in p.stdout,
-          "%s: a rank could not write its files:\n%s" % (what, p.stdout[-3000:]))
+          "%s: a rank could not write its files:\n%s" % (what, p.stdout[:3000]))
     try:
         job = json.load(open(out))
     except Exception as e:
-        fails.append("%s: no job summary (%s):\n%s" % (what, e, p.stdout[-3000:]))
+        fails.append("%s: no job summary (%s):\n%s" % (what, e, p.stdout[:3000]))
         shutil.rmtree(priv, ignore_errors=True)
         continue
     check(job["ranks_found"] == 4, "%s: %d of 4 ranks' stats" % (what, job["ranks_found"]))
@@ -73,7 +73,7 @@ for mode in ("exit", "kill", "segv"):
             names = {e["name"] for e in tr["traceEvents"] if e.get("pid") == 3}
             check("gex_AM_RequestShort" in names, "%s: rank 3's trace lacks its AM Shorts" % what)
     except Exception as e:
-        fails.append("%s: no merged trace (%s):\n%s" % (what, e, p.stdout[-3000:]))
+        fails.append("%s: no merged trace (%s):\n%s" % (what, e, p.stdout[:3000]))
     left = os.listdir(os.path.join(priv, "tmp"))
     check(not left, "%s: left in the launcher's TMPDIR: %s" % (what, left))
     shutil.rmtree(priv, ignore_errors=True)

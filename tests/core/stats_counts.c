@@ -87,8 +87,8 @@ int main(int argc, char **argv)
     rvt_barrier(); /* 2 */
 
     if (fatal && rvt_me == rvt_n - 1 && !strcmp(mode, "segv")) {
-        volatile int *volatile nowhere = NULL;
-        *nowhere = 1; /* a real fault */
+        volatile uintptr_t nowhere = 16; /* not NULL: UBSan's null check would end it first */
+        *(volatile int *)nowhere = 1;    /* a real fault */
         RVT_FAIL("the fault returned");
     }
     if (fatal && rvt_me == rvt_n - 1 && !strcmp(mode, "kill")) {
