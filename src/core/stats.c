@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +163,15 @@ static void rv_st_live_open(int per_rank)
     rv_st_live = h;
 }
 
+/* A client's fork() child is not the rank: it leaves the rank's live file alone and counts
+ * (if it does) in private blocks. */
+static void rv_st_atfork_child(void)
+{
+    rv_st_live = NULL;
+    rv_st_live_path[0] = 0;
+    rv_st_mine = NULL;
+}
+
 void rv_stats_init(void)
 {
     const char *f = rv_cfg.STATS_FILE;
@@ -201,7 +211,10 @@ void rv_stats_init(void)
     }
     rv_st_t0 = rv_stats_now();
     rv_st_tick0 = rv_stats_ticks();
-    if (!rv_st_fd_std) rv_st_live_open(per_rank);
+    if (!rv_st_fd_std) {
+        rv_st_live_open(per_rank);
+        if (rv_st_live) pthread_atfork(NULL, NULL, rv_st_atfork_child);
+    }
     rv_obs_mask |= RV_OBS_STATS;
 }
 
