@@ -5,7 +5,8 @@
 # its files in a directory the other hosts do not share (RIVET_TEST_PRIVATE_DIR: each fake host
 # gets an empty one of its own): the agents send their ranks' files back, and rivetrun merges
 # every rank's stats and trace. Jobs: all ranks exit; the last rank is killed by SIGKILL (its
-# agent turns its live file into its record); it dies of a segmentation fault.
+# agent turns its live file into its record); it dies of a segmentation fault; all ranks exit
+# and GASNET_STATSFILE names one shared file (no %), which held a stale line before.
 import json, os, shutil, subprocess, sys, tempfile
 
 rivetrun, ssh, prog = sys.argv[1:4]
@@ -23,9 +24,11 @@ if not shutil.which("unshare") or subprocess.run(
     print("multihost_obs: SKIP: no private mount namespaces here (unshare -m, mount -t tmpfs)")
     sys.exit(77)
 
-for mode in ("exit", "kill", "segv"):
+for job_mode in ("exit", "kill", "segv", "shared"):
+    mode = "exit" if job_mode == "shared" else job_mode
     priv = tempfile.mkdtemp(prefix="rivet-mh-obs-")
     os.mkdir(os.path.join(priv, "tmp"))
+    shared = os.path.join(priv, "all.json")
     out, trace = os.path.join(priv, "job.json"), os.path.join(priv, "trace.json")
     env = dict(os.environ)
     for k in list(env):
@@ -34,11 +37,18 @@ for mode in ("exit", "kill", "segv"):
     env.update({"RIVET_SSH": ssh, "RIVET_WAIT_MODE": "yield", "RIVET_TRANSPORT": "udp",
                 "RIVET_STATS": "1", "RIVET_STATS_JSON": out, "RIVET_TRACE": trace,
                 "RIVET_TEST_PRIVATE_DIR": priv, "TMPDIR": os.path.join(priv, "tmp")})
+    if job_mode == "shared":
+        open(shared, "w").write("stale line of an earlier job\n")
+        env["GASNET_STATSFILE"] = shared
     cmd = [rivetrun, "--timeout", os.environ.get("RIVET_TEST_JOB_TIMEOUT", "50"),
            "--hosts", "h1:2,h2:2", prog] + ([] if mode == "exit" else [mode])
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        timeout=120)
-    what = "job %s" % mode
+    what = "job %s" % job_mode
+    if job_mode == "shared":
+        lines = open(shared).read().splitlines() if os.path.exists(shared) else []
+        check(len(lines) == 4 and all('"rivet_stats":1' in l for l in lines),
+              "%s: the shared file has %d lines: %s" % (what, len(lines), lines[:2]))
     check((p.returncode == 0) == (mode == "exit"), "%s exited %d:\n%s" % (what, p.returncode, p.stdout[:3000]))
     check("cannot create the stats file" not in p.stdout and "cannot create the trace file" not in p.stdout,
           "%s: a rank could not write its files:\n%s" % (what, p.stdout[:3000]))

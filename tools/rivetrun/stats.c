@@ -222,7 +222,10 @@ void rv_run_obs_file(uint32_t r, unsigned kind, int first, const void *p, size_t
     if (kind == RV_RUN_OBS_STATS) {
         if (!rv_run_stats_on) return;
         rv_run_stats_path(r, path, sizeof path);
-        append = !strchr(rv_run_stats_name, '%') || !first; /* one shared file: records added */
+        /* one shared file: emptied by the first record (with --hosts, every rank's comes from
+         * an agent; its rank 0 emptied a file of its own), the others appended */
+        static int shared_begun;
+        append = strchr(rv_run_stats_name, '%') ? !first : shared_begun++ > 0;
     } else if (kind == RV_RUN_OBS_TRACE) {
         if (!rv_cfg.TRACE[0] || rv_trace_rank_path(rv_cfg.TRACE, r, path, sizeof path)) return;
         append = !first;
