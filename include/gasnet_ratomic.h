@@ -53,7 +53,10 @@ RV_AD_DECL(DBL, double)
 /* ---- inline fast path (reserved: _rivet_* are not API) ------------------------------------
  * An operation on a domain that uses CPU atomics, flags 0, outside an AM handler, on a valid
  * target this process maps: done here, as the library would do it (relaxed): one CPU atomic
- * for an integer type and a compile-time opcode, else a call of the domain's CPU function
+ * for an integer type and a compile-time opcode; for FLT/DBL a compile-time opcode is one
+ * CPU atomic (GET SET SWAP CAS FCAS) or a compare-exchange loop on the word's bits (the
+ * arithmetic ones, the same expressions as the library's); (F)ADD known only at run time is
+ * the fetch-add (integers) or that loop (FLT/DBL); else a call of the domain's CPU function
  * (no checks left to make). Anything else calls the library,
  * which makes every check with its message. The head mirrors the library's struct rv_ad (it
  * asserts the layout); clients must not use it. RIVET_NO_INLINE turns it off. */
@@ -71,6 +74,12 @@ struct _rivet_ad_head {
     (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS | GEX_OP_ADD |          \
      GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_INC | GEX_OP_FINC | GEX_OP_DEC |         \
      GEX_OP_FDEC | GEX_OP_AND | GEX_OP_FAND | GEX_OP_OR | GEX_OP_FOR | GEX_OP_XOR | GEX_OP_FXOR)
+/* FLT/DBL: done as a CPU atomic on the bits, or as a compare-exchange loop */
+#define _RIVET_AD_FP_BITS (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS)
+#define _RIVET_AD_FP_ARITH                                                                    \
+    (GEX_OP_ADD | GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_INC | GEX_OP_FINC |         \
+     GEX_OP_DEC | GEX_OP_FDEC | GEX_OP_MULT | GEX_OP_FMULT | GEX_OP_MIN | GEX_OP_FMIN |       \
+     GEX_OP_MAX | GEX_OP_FMAX)
 #define _RIVET_AD_FETCHING                                                                    \
     (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
      GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
@@ -96,8 +105,41 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
     return (char *)m->local_base + off;
 }
 
+/* FLT/DBL arithmetic (op one of _RIVET_AD_FP_ARITH) on the word w: a relaxed compare-exchange
+ * loop computing in the type, as ratomic_cpu.c does (a constant op folds to one expression).
+ * Returns the bits found before. */
+#define _RIVET_AD_FP(DT, T, UT)                                                              \
+    static inline __attribute__((always_inline)) UT                                           \
+    _rivet_ad_fp_##DT(UT *w, gex_OP_t op, T y)                                               \
+    {                                                                                         \
+        UT old = __atomic_load_n(w, __ATOMIC_RELAXED), nv;                                    \
+        T x, r;                                                                               \
+        do {                                                                                  \
+            memcpy(&x, &old, sizeof x);                                                       \
+            if (op & (GEX_OP_ADD | GEX_OP_FADD)) r = x + y;                                   \
+            else if (op & (GEX_OP_SUB | GEX_OP_FSUB)) r = x - y;                              \
+            else if (op & (GEX_OP_INC | GEX_OP_FINC)) r = x + (T)1;                           \
+            else if (op & (GEX_OP_DEC | GEX_OP_FDEC)) r = x - (T)1;                           \
+            else if (op & (GEX_OP_MULT | GEX_OP_FMULT)) r = x * y;                            \
+            else if (op & (GEX_OP_MIN | GEX_OP_FMIN)) r = x < y ? x : y;                      \
+            else r = x > y ? x : y;                                                           \
+            memcpy(&nv, &r, sizeof nv);                                                       \
+        } while (!__atomic_compare_exchange_n(w, &old, nv, 1, __ATOMIC_RELAXED,               \
+                                              __ATOMIC_RELAXED));                             \
+        return old;                                                                           \
+    }
+_RIVET_AD_FP(FLT, float, uint32_t)
+_RIVET_AD_FP(DBL, double, uint64_t)
+#undef _RIVET_AD_FP
+/* never called: the integer types take the CPU atomics */
+#define _rivet_ad_fp_I32(w, op, y) 0
+#define _rivet_ad_fp_U32(w, op, y) 0
+#define _rivet_ad_fp_I64(w, op, y) 0
+#define _rivet_ad_fp_U64(w, op, y) 0
+
 /* One operation done here (1), or 0: the library does it. A compile-time opcode the code
- * below knows becomes one CPU atomic; any other valid one calls the domain's CPU function. */
+ * below knows becomes one CPU atomic (or, FLT/DBL arithmetic, one compare-exchange loop);
+ * any other valid one calls the domain's CPU function. */
 #define _RIVET_AD_FAST(DT, T, UT)                                                            \
     static inline __attribute__((always_inline)) int                                          \
     _rivet_ad_cpu_##DT(gex_AD_t ad, T *result_p, gex_Rank_t rank, void *addr, gex_OP_t op,    \
@@ -115,8 +157,12 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
         if (_RIVET_AD_INT_##DT && !__builtin_constant_p(op) &&                                \
             (op & (GEX_OP_ADD | GEX_OP_FADD))) { /* the common ones, at run time */           \
             old = __atomic_fetch_add(w, x, __ATOMIC_RELAXED);                                 \
-        } else if (!_RIVET_AD_INT_##DT || !__builtin_constant_p(op) ||                        \
-                   !(op & _RIVET_AD_INLINE_OPS)) {                                            \
+        } else if (!_RIVET_AD_INT_##DT &&                                                     \
+                   (__builtin_constant_p(op) ? (op & _RIVET_AD_FP_ARITH) != 0                 \
+                                             : (op & (GEX_OP_ADD | GEX_OP_FADD)) != 0)) {     \
+            old = (UT)_rivet_ad_fp_##DT(w, op, a1);                                           \
+        } else if (!__builtin_constant_p(op) ||                                               \
+                   !(op & (_RIVET_AD_INT_##DT ? _RIVET_AD_INLINE_OPS : _RIVET_AD_FP_BITS))) { \
             old = (UT)((const struct _rivet_ad_head *)(const void *)ad)                       \
                       ->cpu(w, op, (uint64_t)x, (uint64_t)y);                                 \
         } else switch (op) {                                                                  \
@@ -175,6 +221,10 @@ _RIVET_AD_FAST(U64, uint64_t, uint64_t)
 _RIVET_AD_FAST(FLT, float, uint32_t)
 _RIVET_AD_FAST(DBL, double, uint64_t)
 #undef _RIVET_AD_FAST
+#undef _rivet_ad_fp_I32
+#undef _rivet_ad_fp_U32
+#undef _rivet_ad_fp_I64
+#undef _rivet_ad_fp_U64
 #define gex_AD_OpNB_I32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I32(ad, r, k, a, op, x, y, f)
 #define gex_AD_OpNB_U32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_U32(ad, r, k, a, op, x, y, f)
 #define gex_AD_OpNB_I64(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I64(ad, r, k, a, op, x, y, f)
