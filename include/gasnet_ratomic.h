@@ -63,13 +63,13 @@ RV_AD_DECL(DBL, double)
 /* the relaxed CPU atomic, one op, on a local word; returns the old value */
 typedef uint64_t (*_rivet_amo_fn_t)(void *p, uint64_t a, uint64_t b);
 struct _rivet_ad_head {
-    const struct _rivet_segent *seg; /* the segment table; NULL until the library knows it */
+    const struct _rivet_segent *seg; /* the segment table, once the library knows it */
     const gex_Rank_t *jobranks;       /* [size]: team rank -> jobrank (never NULL) */
     const _rivet_amo_fn_t *fn; /* [log2 of a GEX_OP_*]: the function for each op of the type */
     /* [log2 of a GEX_DT_*]: the domain's ops in its type's slot when it uses CPU atomics,
      * else 0 (so one test checks the type and the op) */
     gex_OP_t fast[6];
-    gex_Rank_t size; /* the team's */
+    gex_Rank_t size; /* the team's size once seg is set (stored after it), else 0 */
 };
 
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
@@ -97,9 +97,8 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
     if (__builtin_expect(!a || flags || !(op & a->fast[__builtin_ctz(dt)]) ||
                              _rivet_am_token != 0, 0))
         return 0;
-    const struct _rivet_segent *map = a->seg;
-    if (__builtin_expect(rank >= a->size || !map, 0)) return 0;
-    const struct _rivet_segent *m = &map[a->jobranks[rank]];
+    if (__builtin_expect(rank >= a->size, 0)) return 0;
+    const struct _rivet_segent *m = &a->seg[a->jobranks[rank]];
     uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
     if (__builtin_expect(!m->local_base || m->size < n || off > m->size - n ||
                              ((uintptr_t)addr & (n - 1)), 0))

@@ -170,7 +170,7 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
         ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
     if (ad->impl == RV_AD_CPU && RV_STAT_ON()) ad->impl = RV_AD_CPU_COUNTED;
     ad->fast_fn = rv_ratomic_cpu_tab(dt);
-    ad->tm_size = tm->size;
+    atomic_init(&ad->tm_size, rv_segmap ? tm->size : 0);
     ad->jobranks = tm->jobranks ? tm->jobranks : rv_ratomic_identity();
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
@@ -363,8 +363,10 @@ rv_ad_op_body(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Ra
     const unsigned n = ad->size;
     const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : &rv_ad_no_segment;
     /* the inline path's table, for a domain created before the segment table existed */
-    if (__builtin_expect(rv_segmap && !atomic_load_explicit(&ad->seg, memory_order_relaxed), 0))
-        atomic_store_explicit(&ad->seg, rv_segmap, memory_order_release);
+    if (__builtin_expect(rv_segmap && !atomic_load_explicit(&ad->seg, memory_order_relaxed), 0)) {
+        atomic_store_explicit(&ad->seg, rv_segmap, memory_order_relaxed);
+        atomic_store_explicit(&ad->tm_size, ad->tm->size, memory_order_release);
+    }
     uintptr_t base = (uintptr_t)m->owner_base, t = (uintptr_t)addr;
     if (__builtin_expect(flags & GEX_FLAG_PEER_SEG_OFFSET, 0)) t += base;
     if (__builtin_expect(m->size < n || t - base > m->size - n || (t & (n - 1)), 0))

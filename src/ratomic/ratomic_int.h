@@ -65,7 +65,7 @@ struct rv_ad {
     const gex_Rank_t *jobranks; /* tm->jobranks, or the identity (rv_ratomic_identity) */
     const rv_amo_op_fn_t *fast_fn; /* rv_ratomic_cpu_tab(dt) */
     gex_OP_t     fast[6];    /* [log2 dt]: ops when impl is RV_AD_CPU, else 0; other slots 0 */
-    gex_Rank_t   tm_size;    /* tm->size */
+    _Atomic gex_Rank_t tm_size; /* tm->size once seg is set (stored after it), else 0 */
     /* the rest: the library's only */
     gex_TM_t     tm;
     gex_DT_t     dt;
