@@ -612,8 +612,8 @@ struct _rivet_tm_head {
      * (then rma_map and jobranks are the way) */
     const struct _rivet_segent *rma_flat;
 };
-/* The AM handler running on this thread, or NULL; this thread has completed a call to
- * gex_Event_Wait after gex_Client_Init (the library's checks then hold for INVALID events). */
+/* The AM handler running on this thread, or NULL; this thread has passed the checks of a
+ * gex_Event_* call after gex_Client_Init (they then hold for INVALID events). */
 extern __thread gex_Token_t _rivet_am_token;
 extern __thread unsigned char _rivet_ev_ready;
 /* This thread's last gex_NBI_Test/Wait passed its checks and found nothing outstanding, and
