@@ -587,12 +587,14 @@ extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **htable, int *htable_
     } while (0)
 
 /* ---- inline fast paths (reserved: _rivet_* are not API) -----------------------------------
- * A blocking Put/Get whose target is mapped into this process (a neighbourhood peer on shared
- * memory) is one copy, and an event that is already complete needs no call: done here, inline,
- * when every condition for it holds; anything else (a check that fails, a flag, an unmapped
- * peer, inside an AM handler, RIVET_RMA=ref...) calls the library, whose path makes every check
- * with its message. The structs below mirror the first fields of the library's objects (it
- * asserts the layout); clients must not use them. RIVET_NO_INLINE turns the fast paths off. */
+ * A Put or Get (blocking, NB or NBI) whose target is mapped into this process (a neighbourhood
+ * peer on shared memory) is one copy, complete on return; an event that is already complete,
+ * an array of them, or an NBI sync with nothing outstanding needs no call: done here, inline,
+ * when every condition for it holds; anything else (a check that fails, a flag, an lc_opt the
+ * call does not take, an unmapped peer, inside an AM handler, RIVET_RMA=ref, RIVET_STATS or
+ * RIVET_TRACE...) calls the library, whose path makes every check with its message. The
+ * structs below mirror the first fields of the library's objects (it asserts the layout);
+ * clients must not use them. RIVET_NO_INLINE turns the fast paths off. */
 struct _rivet_segent { /* one rank's segment as seen here (the library's rv_segmap_t) */
     void *owner_base, *local_base;
     uintptr_t size;
@@ -606,13 +608,21 @@ struct _rivet_tm_head {
     void *cdata;
     gex_Rank_t rank, size;
     const gex_Rank_t *jobranks; /* NULL: the identity */
+    /* *rma_map, indexed by team rank, once that table exists, when jobranks is NULL; else NULL
+     * (then rma_map and jobranks are the way) */
+    const struct _rivet_segent *rma_flat;
 };
-/* The AM handler running on this thread, or NULL; this thread has completed a call to
- * gex_Event_Wait after gex_Client_Init (the library's checks then hold for INVALID events). */
+/* The AM handler running on this thread, or NULL; this thread has passed the checks of a
+ * gex_Event_* call after gex_Client_Init (they then hold for INVALID events). */
 extern __thread gex_Token_t _rivet_am_token;
 extern __thread unsigned char _rivet_ev_ready;
-/* Blocking RMA that completed at once polls every 64th time on its thread. */
-extern __thread unsigned _rivet_rma_tick;
+/* This thread's last gex_NBI_Test/Wait passed its checks and found nothing outstanding, and
+ * since then it has started no NBI operation the library counts and opened no access region
+ * (the library clears it then): an NBI sync outside a handler has nothing to do. */
+extern __thread unsigned char _rivet_nbi_idle;
+/* Blocking RMA that completed at once polls every 64th time on its thread: the count of such
+ * calls left before the next poll, minus one (_rivet_rma_tick_poll resets it). */
+extern __thread int _rivet_rma_tick;
 extern void _rivet_rma_tick_poll(void);
 
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
@@ -623,10 +633,15 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
 {
     const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
     if (__builtin_expect(!t || flags || rank >= t->size || _rivet_am_token != 0, 0)) return 0;
-    struct _rivet_segent *const *mp = t->rma_map;
-    const struct _rivet_segent *map = mp ? *mp : 0;
-    if (__builtin_expect(!map, 0)) return 0;
-    const struct _rivet_segent *m = &map[t->jobranks ? t->jobranks[rank] : rank];
+    const struct _rivet_segent *m, *map = __atomic_load_n(&t->rma_flat, __ATOMIC_RELAXED);
+    if (__builtin_expect(map != 0, 1)) {
+        m = &map[rank];
+    } else {
+        struct _rivet_segent *const *mp = t->rma_map;
+        map = mp ? *mp : 0;
+        if (!map) return 0;
+        m = &map[t->jobranks ? t->jobranks[rank] : rank];
+    }
     uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
     if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
     return (char *)m->local_base + off;
@@ -664,7 +679,7 @@ static inline __attribute__((always_inline)) void _rivet_rma_copy(int to_seg, ch
 
 static inline __attribute__((always_inline)) int _rivet_rma_sync_direct(void)
 {
-    if (__builtin_expect(++_rivet_rma_tick % 64 == 0, 0)) _rivet_rma_tick_poll();
+    if (__builtin_expect(--_rivet_rma_tick < 0, 0)) _rivet_rma_tick_poll();
     return 0;
 }
 
@@ -690,18 +705,157 @@ _rivet_rma_get_blocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
     return _rivet_rma_sync_direct();
 }
 
+/* NB and NBI: a copy to a mapped peer is complete (locally and remotely) on return, so it
+ * returns GEX_EVENT_INVALID (NB; a gex_Event_t* lc_opt gets GEX_EVENT_INVALID too) or counts
+ * in no NBI set or access region (NBI), as the library's path for the same copy does. An
+ * lc_opt the call does not take (NULL; GEX_EVENT_GROUP for NB; a pointer for NBI) goes to the
+ * library for its message. NB/NBI calls do not poll. */
+static inline __attribute__((always_inline)) gex_Event_t
+_rivet_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                  gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    char *seg;
+    if (__builtin_expect(lc_opt != 0 && lc_opt != GEX_EVENT_GROUP &&
+                             (seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags)) != 0, 1)) {
+        _rivet_rma_copy(1, seg, (void *)src, nbytes);
+        if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_DEFER) *lc_opt = GEX_EVENT_INVALID;
+        return GEX_EVENT_INVALID;
+    }
+    return (gex_RMA_PutNB)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+
+static inline __attribute__((always_inline)) gex_Event_t
+_rivet_rma_get_nb(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                  gex_Flags_t flags)
+{
+    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
+    if (__builtin_expect(seg == 0, 0)) return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
+    _rivet_rma_copy(0, seg, dest, nbytes);
+    return GEX_EVENT_INVALID;
+}
+
+static inline __attribute__((always_inline)) int
+_rivet_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                   gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    char *seg;
+    if (__builtin_expect((uintptr_t)lc_opt - (uintptr_t)GEX_EVENT_NOW <=
+                                 (uintptr_t)GEX_EVENT_GROUP - (uintptr_t)GEX_EVENT_NOW &&
+                             (seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags)) != 0, 1)) {
+        _rivet_rma_copy(1, seg, (void *)src, nbytes);
+        return 0;
+    }
+    return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+
+static inline __attribute__((always_inline)) int
+_rivet_rma_get_nbi(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                   gex_Flags_t flags)
+{
+    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
+    if (__builtin_expect(seg == 0, 0)) return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
+    _rivet_rma_copy(0, seg, dest, nbytes);
+    return 0;
+}
+
+/* Events: GEX_EVENT_INVALID is complete; the library is called for anything else, inside a
+ * handler, with flags, and for this thread's first gex_Event_Wait (its checks). */
+static inline __attribute__((always_inline)) int _rivet_ev_fast(void)
+{
+    return _rivet_ev_ready && !_rivet_am_token;
+}
+
+/* Non-zero when every one of the n events is GEX_EVENT_INVALID. */
+static inline __attribute__((always_inline)) int _rivet_ev_all_invalid(gex_Event_t *pev,
+                                                                       size_t n)
+{
+    uintptr_t any = 0;
+    const gex_Event_t *p = pev;
+    for (size_t q = n / 4; q; q--, p += 4)
+        any |= (uintptr_t)p[0] | (uintptr_t)p[1] | (uintptr_t)p[2] | (uintptr_t)p[3];
+    for (size_t r = n % 4; r; r--, p++) any |= (uintptr_t)*p;
+    return any == (uintptr_t)GEX_EVENT_INVALID;
+}
+
 static inline __attribute__((always_inline)) void _rivet_event_wait(gex_Event_t ev)
 {
-    if (__builtin_expect(ev == GEX_EVENT_INVALID && _rivet_ev_ready && !_rivet_am_token, 1))
-        return;
+    if (__builtin_expect(ev == GEX_EVENT_INVALID && _rivet_ev_fast(), 1)) return;
     (gex_Event_Wait)(ev);
+}
+
+static inline __attribute__((always_inline)) int _rivet_event_test(gex_Event_t ev)
+{
+    if (__builtin_expect(ev == GEX_EVENT_INVALID && _rivet_ev_fast(), 1)) return GASNET_OK;
+    return (gex_Event_Test)(ev);
+}
+
+/* The array forms: an array of INVALID events is complete (Wait/Test Some and All alike). */
+static inline __attribute__((always_inline)) int _rivet_ev_array_done(gex_Event_t *pev, size_t n,
+                                                                      gex_Flags_t flags)
+{
+    return __builtin_expect(!flags && _rivet_ev_fast() && _rivet_ev_all_invalid(pev, n), 1);
+}
+
+/* NBI syncs: nothing outstanding on this thread (_rivet_nbi_idle) and a valid mask. */
+static inline __attribute__((always_inline)) int _rivet_nbi_done(gex_EC_t mask, gex_Flags_t flags)
+{
+    return __builtin_expect(!flags && !(mask & ~(gex_EC_t)GEX_EC_ALL) && _rivet_nbi_idle &&
+                                !_rivet_am_token, 1);
 }
 
 #define gex_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags) \
     _rivet_rma_put_blocking(tm, rank, dest, src, nbytes, flags)
 #define gex_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags) \
     _rivet_rma_get_blocking(tm, dest, rank, src, nbytes, flags)
+#define gex_RMA_PutNB(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    _rivet_rma_put_nb(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_GetNB(tm, dest, rank, src, nbytes, flags) \
+    _rivet_rma_get_nb(tm, dest, rank, src, nbytes, flags)
+#define gex_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags) \
+    _rivet_rma_put_nbi(tm, rank, dest, src, nbytes, lc_opt, flags)
+#define gex_RMA_GetNBI(tm, dest, rank, src, nbytes, flags) \
+    _rivet_rma_get_nbi(tm, dest, rank, src, nbytes, flags)
 #define gex_Event_Wait(ev) _rivet_event_wait(ev)
+#define gex_Event_Test(ev) _rivet_event_test(ev)
+
+static inline __attribute__((always_inline)) void _rivet_event_wait_all(gex_Event_t *pev, size_t n,
+                                                                        gex_Flags_t flags)
+{
+    if (!_rivet_ev_array_done(pev, n, flags)) (gex_Event_WaitAll)(pev, n, flags);
+}
+static inline __attribute__((always_inline)) void _rivet_event_wait_some(gex_Event_t *pev,
+                                                                         size_t n,
+                                                                         gex_Flags_t flags)
+{
+    if (!_rivet_ev_array_done(pev, n, flags)) (gex_Event_WaitSome)(pev, n, flags);
+}
+static inline __attribute__((always_inline)) int _rivet_event_test_all(gex_Event_t *pev, size_t n,
+                                                                       gex_Flags_t flags)
+{
+    if (_rivet_ev_array_done(pev, n, flags)) return GASNET_OK;
+    return (gex_Event_TestAll)(pev, n, flags);
+}
+static inline __attribute__((always_inline)) int _rivet_event_test_some(gex_Event_t *pev, size_t n,
+                                                                        gex_Flags_t flags)
+{
+    if (_rivet_ev_array_done(pev, n, flags)) return GASNET_OK;
+    return (gex_Event_TestSome)(pev, n, flags);
+}
+static inline __attribute__((always_inline)) void _rivet_nbi_wait(gex_EC_t mask, gex_Flags_t flags)
+{
+    if (!_rivet_nbi_done(mask, flags)) (gex_NBI_Wait)(mask, flags);
+}
+static inline __attribute__((always_inline)) int _rivet_nbi_test(gex_EC_t mask, gex_Flags_t flags)
+{
+    if (_rivet_nbi_done(mask, flags)) return GASNET_OK;
+    return (gex_NBI_Test)(mask, flags);
+}
+#define gex_Event_WaitAll(pev, n, flags) _rivet_event_wait_all(pev, n, flags)
+#define gex_Event_WaitSome(pev, n, flags) _rivet_event_wait_some(pev, n, flags)
+#define gex_Event_TestAll(pev, n, flags) _rivet_event_test_all(pev, n, flags)
+#define gex_Event_TestSome(pev, n, flags) _rivet_event_test_some(pev, n, flags)
+#define gex_NBI_Wait(mask, flags) _rivet_nbi_wait(mask, flags)
+#define gex_NBI_Test(mask, flags) _rivet_nbi_test(mask, flags)
 #endif /* inline fast paths */
 
 /* Spin-poll until cond is true; polls for progress and yields when idle if oversubscribed (or

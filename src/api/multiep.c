@@ -243,8 +243,10 @@ void gex_Segment_Destroy(gex_Segment_t seg, gex_Flags_t flags)
 static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
-    if (!*tp && !(*tp = calloc(rv_job.size, sizeof **tp)))
-        rv_fatal("segment tables: out of memory");
+    if (!*tp) {
+        if (!(*tp = calloc(rv_job.size, sizeof **tp))) rv_fatal("segment tables: out of memory");
+        rv_tm_flat_refresh();
+    }
     return *tp;
 }
 

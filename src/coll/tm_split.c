@@ -109,6 +109,7 @@ static struct rv_tm *rv_tm_new(struct rv_tm *parent, gex_Rank_t size, gex_Rank_t
     tm->rank = rank;
     tm->size = size;
     tm->jobranks = jobranks;
+    rv_tm_flat_set(tm);
     tm->id = id;
     rv_coll_team_init(tm);
     if (scratch_sz) {
@@ -387,6 +388,7 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
         tm->id = UINT32_MAX;
         tm->is_pair = 1;
         tm->pair_index = remote_ep_index;
+        rv_tm_flat_set(tm);
         local_ep->pairs[remote_ep_index] = tm;
     }
     pthread_mutex_unlock(&rv_pairs_lock);

@@ -56,6 +56,9 @@ struct rv_tm {
     void             *cdata;
     gex_Rank_t        rank, size;
     gex_Rank_t       *jobranks;   /* [size] team rank -> jobrank; NULL for the identity */
+    /* *rma_map once that table exists, when jobranks is NULL (the inline paths index it by
+     * team rank: one load less); NULL otherwise. Set by rv_tm_flat_set, read relaxed. */
+    const rv_segmap_t *rma_flat;
     uint32_t          id;         /* job-wide team id (0 = primordial) */
     struct rv_coll_team *coll;    /* collective state (coll/); NULL for a TM-pair */
     int               is_pair;    /* gex_TM_Pair: point-to-point only */
@@ -109,6 +112,16 @@ struct rv_token;
 #define rv_am_cur_token _rivet_am_token /* exported: gasnetex.h's inline fast paths read it */
 extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
+
+/* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
+ * once made, stays where it is, so this is called when a tm is made and when a table appears
+ * (rv_tm_flat_refresh: the primordial team and every endpoint's TM-pairs). */
+static inline void rv_tm_flat_set(struct rv_tm *tm)
+{
+    const rv_segmap_t *flat = tm->rma_map && !tm->jobranks ? *tm->rma_map : NULL;
+    __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELAXED);
+}
+void rv_tm_flat_refresh(void);
 
 /* Progress (core/progress.c): core/progress.h. */
 

@@ -4,6 +4,11 @@
 #include "core/core.h"
 #include "am/am_int.h"
 
+/* Set once this thread has passed the checks of an event call after init (outside a
+ * handler): gasnetex.h's inline gex_Event_{Test,Wait}{,Some,All} then complete at once for
+ * GEX_EVENT_INVALID outside a handler (as these functions would). */
+_Thread_local unsigned char _rivet_ev_ready;
+
 static inline int rv_event_done(const char *call, gex_Event_t ev)
 {
     if (ev == GEX_EVENT_INVALID) return 1;
@@ -24,6 +29,7 @@ static inline int rv_event_check_ctx(const char *call)
         rv_event_sync_in_handler(call);
         return 1;
     }
+    _rivet_ev_ready = 1;
     return 0;
 }
 
@@ -48,15 +54,10 @@ int gex_Event_Test(gex_Event_t event)
     return rv_event_done("gex_Event_Test", event) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
-/* Set once this thread has passed the checks after init: gasnetex.h's inline gex_Event_Wait
- * then returns at once for GEX_EVENT_INVALID outside a handler (as this function would). */
-_Thread_local unsigned char _rivet_ev_ready;
-
 void gex_Event_Wait(gex_Event_t event)
 {
     int in_handler = rv_event_check_ctx("gex_Event_Wait");
     while (!rv_event_done("gex_Event_Wait", event)) rv_event_wait_step(in_handler);
-    _rivet_ev_ready = 1;
 }
 
 /* One pass over the array: completed entries become GEX_EVENT_INVALID.

@@ -23,7 +23,9 @@ typedef struct rv_nbi_set {
 } rv_nbi_set_t;
 
 /* The set the calling thread's NBI operations count into right now: the open
- * access region's, else the thread's own. */
+ * access region's, else the thread's own. Every count (rv_nbi_add) must use a set it
+ * returned on the counting thread: it clears that thread's _rivet_nbi_idle, which lets
+ * gasnetex.h's inline gex_NBI_{Test,Wait} return at once. */
 rv_nbi_set_t *rv_nbi_current(void);
 /* Reads RIVET_HANDLER_SYNC (client start-up). */
 void rv_nbi_init(void);

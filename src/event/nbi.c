@@ -23,8 +23,16 @@ typedef struct rv_region_op {
 static _Thread_local rv_nbi_set_t rv_nbi_thread;
 static _Thread_local rv_region_op_t *rv_nbi_region;
 
+/* gasnetex.h's inline gex_NBI_{Test,Wait} return at once while this is set: a sync here found
+ * the thread's set empty (every category) with no region open, and nothing was counted since.
+ * Only this thread adds to its set (other threads and handlers only take away), so cleared
+ * here before every add it stays true. */
+_Thread_local unsigned char _rivet_nbi_idle;
+
+/* Every caller is about to count an operation into the set returned. */
 rv_nbi_set_t *rv_nbi_current(void)
 {
+    _rivet_nbi_idle = 0;
     return rv_nbi_region ? &rv_nbi_region->set : &rv_nbi_thread;
 }
 
@@ -98,11 +106,19 @@ static void rv_nbi_check(const char *call, gex_EC_t mask, gex_Flags_t flags)
                  "instead", call);
 }
 
+/* After a sync that passed its checks (no region is open): note an empty set. */
+static inline void rv_nbi_note_idle(void)
+{
+    if (rv_nbi_idle(&rv_nbi_thread, GEX_EC_ALL)) _rivet_nbi_idle = 1;
+}
+
 int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags)
 {
     rv_nbi_check("gex_NBI_Test", event_mask, flags);
     if (__builtin_expect(rv_am_in_handler(), 0)) rv_nbi_in_handler("gex_NBI_Test", 0, event_mask);
-    return rv_nbi_idle(&rv_nbi_thread, event_mask) ? GASNET_OK : GASNET_ERR_NOT_READY;
+    if (!rv_nbi_idle(&rv_nbi_thread, event_mask)) return GASNET_ERR_NOT_READY;
+    rv_nbi_note_idle();
+    return GASNET_OK;
 }
 
 void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
@@ -111,9 +127,10 @@ void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
     if (__builtin_expect(rv_am_in_handler(), 0)) {
         rv_nbi_in_handler("gex_NBI_Wait", 1, event_mask);
         while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_event_handler_wait_step();
-        return;
+    } else {
+        while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) _rivet_progress_wait_step();
     }
-    while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) _rivet_progress_wait_step();
+    rv_nbi_note_idle();
 }
 
 static int rv_region_test(struct rv_op *o)
@@ -154,6 +171,7 @@ void gex_NBI_BeginAccessRegion(gex_Flags_t flags)
     r->lc.release = rv_region_lc_release;
     r->lc.leaf = NULL;
     rv_nbi_region = r;
+    _rivet_nbi_idle = 0; /* a sync inside the region is the library's error */
 }
 
 gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags)

@@ -21,6 +21,7 @@ static int rv_rma_mapped_fast;
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_map);
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, size);
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, jobranks);
+RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_flat);
 RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, owner_base);
 RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, local_base);
 RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, size);
@@ -38,6 +39,7 @@ void rv_rma_api_init(void)
      * inline path stays as it was with both off) */
     rv_eps[0]->client->tm0->rma_map =
         rv_rma_ref_only || RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? NULL : &rv_segmap;
+    rv_tm_flat_refresh();
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
                                              : rv_tp.ops.put ? "direct copies to neighbourhood "
@@ -291,17 +293,21 @@ rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void *src
 /* Blocking calls make progress: one that waits polls while it waits; one that completed at
  * once (a copy to a mapped peer) polls every RV_RMA_POLL_EVERY-th time on its thread, so a
  * loop of blocking RMA runs the handlers of AMs that arrive meanwhile (docs/completion.md,
- * "Progress") at the cost of a thread-local counter. */
+ * "Progress") at the cost of a thread-local count down (one decrement and a sign test). */
 #define RV_RMA_POLL_EVERY 64 /* gasnetex.h's inline blocking Put/Get counts the same way */
-_Thread_local unsigned _rivet_rma_tick; /* shared with those inline paths */
+_Thread_local int _rivet_rma_tick; /* shared with those inline paths: calls left - 1 */
 
-void _rivet_rma_tick_poll(void) { rv_poll(); }
+void _rivet_rma_tick_poll(void)
+{
+    _rivet_rma_tick = RV_RMA_POLL_EVERY - 1;
+    rv_poll();
+}
 
 static inline int rv_rma_sync(gex_Event_t ev)
 {
     if (ev == GEX_EVENT_NO_OP) return 1;
     if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
-    else if (__builtin_expect(++_rivet_rma_tick % RV_RMA_POLL_EVERY == 0, 0)) rv_poll();
+    else if (__builtin_expect(--_rivet_rma_tick < 0, 0)) _rivet_rma_tick_poll();
     return 0;
 }
 

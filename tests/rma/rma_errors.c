@@ -32,6 +32,18 @@ static void expect_range(const char *call, const char *role, const void *a, size
     expect("of rank 0");
 }
 
+static int in_handler_case;
+static uint8_t *base_h;
+static void bad_handler(gex_Token_t t)
+{
+    (void)t;
+    uint64_t w = 1;
+    if (in_handler_case == 1)
+        (void)gex_RMA_PutNB(rvt_tm, 0, base_h, &w, 8, GEX_EVENT_NOW, 0);
+    else
+        (void)gex_RMA_GetNBI(rvt_tm, &w, 0, base_h, 8, 0);
+}
+
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, SEG_BYTES);
@@ -113,13 +125,25 @@ int main(int argc, char **argv)
         (void)gex_NBI_EndAccessRegion(0);
     } else if (!strcmp(c, "wait_in_region")) {
         expect("gex_NBI_Wait called inside an NBI access region");
+        gex_NBI_Wait(GEX_EC_ALL, 0); /* nothing outstanding: gasnetex.h's inline sync armed */
         gex_NBI_BeginAccessRegion(0);
         gex_RMA_PutNBI(rvt_tm, 0, base0, buf, 8, GEX_EVENT_DEFER, 0);
         gex_NBI_Wait(GEX_EC_PUT, 0);
     } else if (!strcmp(c, "test_in_region")) {
         expect("gex_NBI_Test called inside an NBI access region");
+        gex_NBI_Wait(GEX_EC_ALL, 0);
         gex_NBI_BeginAccessRegion(0);
         (void)gex_NBI_Test(GEX_EC_ALL, 0);
+    } else if (!strcmp(c, "putnb_in_handler") || !strcmp(c, "getnbi_in_handler")) {
+        /* a handler's NB/NBI call to a mapped peer takes the library's path, which refuses it */
+        in_handler_case = c[0] == 'p' ? 1 : 2;
+        base_h = base0;
+        expect("%s called inside an AM handler", c[0] == 'p' ? "gex_RMA_PutNB" : "gex_RMA_GetNBI");
+        gex_AM_Entry_t am = {0, (gex_AM_Fn_t)bad_handler, GEX_FLAG_AM_REQUEST | GEX_FLAG_AM_SHORT,
+                             0, NULL, "bad_handler"};
+        RVT_OK(gex_EP_RegisterHandlers(rvt_ep, &am, 1));
+        RVT_OK(gex_AM_RequestShort0(rvt_tm, rvt_me, am.gex_index, 0));
+        for (int i = 0; i < 1000000; i++) gasnet_AMPoll();
     } else if (!strcmp(c, "nbi_flags")) {
         expect("gex_NBI_Test: flags must be 0");
         (void)gex_NBI_Test(GEX_EC_ALL, 1);
