@@ -103,7 +103,9 @@ typedef struct {
     uint16_t port;  /* network order */
     uint16_t ok;
     uint16_t dgram; /* the datagram size this rank would choose (the job takes the smallest) */
-    uint16_t pad[3];
+    uint16_t pad;
+    uint32_t buf;   /* the smaller socket buffer the kernel granted, bytes (the job's smallest
+                     * bounds the window) */
 } rv_udp_addr_t;
 
 /* The MTU of the interface that holds address a (the one the socket is bound to), 0 if not
@@ -196,8 +198,12 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
         if (u->fd >= 0) {
             setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
             setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+            /* what the kernel granted (capped at net.core.rmem_max / wmem_max, doubled for
+             * its bookkeeping): the window is fitted to it (udp_msg.c) */
             socklen_t bl = sizeof u->rcvbuf;
             if (getsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &u->rcvbuf, &bl) != 0) u->rcvbuf = 0;
+            bl = sizeof u->sndbuf;
+            if (getsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &u->sndbuf, &bl) != 0) u->sndbuf = 0;
         }
         ok = u->fd >= 0 && bind(u->fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
              getsockname(u->fd, (struct sockaddr *)&sa, &sl) == 0;
@@ -205,14 +211,17 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     }
     u->mtu = ok ? rv_udp_if_mtu(u->fd, sa.sin_addr) : 0;
     rv_udp_addr_t mine = { sa.sin_addr.s_addr, sa.sin_port, (uint16_t)ok,
-                           (uint16_t)rv_udp_pick_dgram(u->mtu), { 0 } }, *all;
+                           (uint16_t)rv_udp_pick_dgram(u->mtu), 0,
+                           (uint32_t)(u->rcvbuf < u->sndbuf ? u->rcvbuf : u->sndbuf) }, *all;
     u->dgram = mine.dgram;
+    u->buf = mine.buf;
     all = calloc(u->size, sizeof *all);
     u->peers = calloc(u->size, sizeof *u->peers);
     int res = all && u->peers && rv_boot_allgather(&mine, sizeof mine, all) == 0;
     for (uint32_t r = 0; res && r < u->size; r++) {
         if (!all[r].ok) res = 0;
         if (all[r].dgram < u->dgram) u->dgram = all[r].dgram; /* every rank receives them all */
+        if (all[r].buf < u->buf) u->buf = all[r].buf; /* the window is the same everywhere */
         u->peers[r].addr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = all[r].port,
                                                  .sin_addr = { all[r].ip } };
     }
@@ -220,9 +229,11 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     if (res) res = rv_udp_relay(u);
     if (res) res = rv_udp_msg_open(u) == 0;
     rv_verbose(1, "udp: rank %u bound to %s:%u (MTU %u), datagrams up to %zu bytes (%s), "
-               "window %u, socket receive buffer %d KiB", u->me, inet_ntoa(sa.sin_addr),
+               "window %u, socket buffers granted %d KiB receive, %d KiB send (job's smallest "
+               "%u KiB)", u->me, inet_ntoa(sa.sin_addr),
                ntohs(sa.sin_port), u->mtu, u->dgram,
-               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win, u->rcvbuf >> 10);
+               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win, u->rcvbuf >> 10,
+               u->sndbuf >> 10, (unsigned)(u->buf >> 10));
     if (!rv_job_all_ok(res)) {
         rv_udp_close(u);
         return -1;

@@ -23,6 +23,8 @@
 #define RV_UDP_OQ      64                /* datagrams one sendmmsg sends (the out queue) */
 #define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
 #define RV_UDP_DUPTHRESH 3               /* later datagrams arrived: a hole is retransmitted */
+#define RV_UDP_FIT_CHANS 2               /* the window is fitted to the socket buffers for both
+                                          * channels of one peer at once */
 
 /* Datagram kinds and flags. */
 enum { RV_UDP_DATA = 1, RV_UDP_ACK = 2 };
@@ -98,7 +100,7 @@ typedef struct rv_udp_stats {
     uint64_t dgrams_in;    /* datagrams received (any, before checks) */
     uint64_t dups_in;      /* data datagrams that had arrived already */
     uint64_t rtt_samples;  /* round trip measurements taken */
-    uint64_t sendmmsg;     /* sendmmsg calls */
+    uint64_t sendmmsg;     /* send system calls (sendmmsg, or sendto for one datagram) */
     uint64_t idle_waits;   /* blocking waits when idle */
     uint64_t aid_dropped;  /* datagrams the loss test aid dropped */
     uint64_t send_full;    /* datagrams sendmmsg refused (socket buffer full): resent later */
@@ -111,6 +113,8 @@ typedef struct rv_udp {
     size_t          dgram;     /* largest datagram (the smallest any rank chose: udp.c) */
     unsigned        mtu;       /* the bound interface's (0: unknown) */
     int             rcvbuf;    /* the socket's receive buffer as the kernel granted it */
+    int             sndbuf;    /* ... and its send buffer */
+    uint32_t        buf;       /* the smallest of both over the job (bounds the window) */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */
@@ -133,6 +137,7 @@ typedef struct rv_udp {
     struct iovec   *riov;      /* [RV_UDP_BATCH] */
     struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
     int             rused;     /* headers the last recvmmsg filled (to reset) */
+    int             rlast;     /* the last receive found datagrams: recvmmsg, else recvfrom */
     /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
      * retransmissions only while the lock stays held (a freed slot is never sent stale) */
     struct mmsghdr *oq;        /* [RV_UDP_OQ] */
