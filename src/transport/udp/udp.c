@@ -238,7 +238,7 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
         rv_udp_close(u);
         return -1;
     }
-    *lim = (rv_tp_limits_t){ .max_msg = RV_UDP_MAX_MSG };
+    *lim = (rv_tp_limits_t){ .max_msg = RV_UDP_MAX_MSG, .pref_msg = u->frag };
     return 0;
 }
 
