@@ -22,6 +22,7 @@
 #define RV_UDP_BATCH   32                /* datagrams one recvmmsg takes */
 #define RV_UDP_OQ      64                /* datagrams one sendmmsg sends (the out queue) */
 #define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
+#define RV_UDP_CONN_MAX 64               /* peers with a connected send socket (file descriptors) */
 #define RV_UDP_DUPTHRESH 3               /* later datagrams arrived: a hole is retransmitted */
 #define RV_UDP_FIT_CHANS 2               /* the window is fitted to the socket buffers for both
                                           * channels of one peer at once */
@@ -79,7 +80,9 @@ typedef struct rv_udp_rx {
 } rv_udp_rx_t;
 
 typedef struct rv_udp_peer {
-    struct sockaddr_in addr;
+    struct sockaddr_in addr;      /* where its datagrams go (its receiving socket) */
+    uint16_t           sport;     /* network order: the port they come from (addr's address) */
+    int                cfd;       /* a send socket connected to addr (-1: none yet, -2: none) */
     rv_udp_tx_t        tx[2];
     rv_udp_rx_t        rx[2];
     uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
@@ -108,7 +111,11 @@ typedef struct rv_udp_stats {
 
 typedef struct rv_udp {
     uint32_t        me, size;
-    int             fd;
+    int             fd;        /* receives (and sends through the relay) */
+    int             sfd;       /* sends, unconnected, bound to sport (fd when none) */
+    uint16_t        sport;     /* network order: the port datagrams leave from */
+    struct sockaddr_in sbind;  /* sfd's address (the connected send sockets bind it too) */
+    uint32_t        nconn;     /* connected send sockets (at most RV_UDP_CONN_MAX) */
     uint64_t        token;
     size_t          dgram;     /* largest datagram (the smallest any rank chose: udp.c) */
     unsigned        mtu;       /* the bound interface's (0: unknown) */

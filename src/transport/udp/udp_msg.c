@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stddef.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -27,23 +29,51 @@ uint64_t rv_udp_now(void)
 }
 
 /* ---- the out queue: datagrams leave in batches (sendmmsg) --------------------------------- */
+/* The send socket connected to peer p (under the lock), made at the first datagram sent to it
+ * alone: bound to the port every datagram of ours leaves from (SO_REUSEADDR), so the peer's
+ * check of the source holds. -1 when there is none (through the relay, beyond
+ * RV_UDP_CONN_MAX peers, or it failed): the unconnected socket sends then. */
+static int rv_udp_conn(rv_udp_t *u, rv_udp_peer_t *p)
+{
+    if (p->cfd != -1) return p->cfd;
+    p->cfd = -2;
+    if (u->sfd == u->fd || u->nconn >= RV_UDP_CONN_MAX) return -1;
+    int one = 1, big = 8 << 20;
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (const struct sockaddr *)&u->sbind, sizeof u->sbind) != 0 ||
+        connect(fd, (const struct sockaddr *)&p->addr, sizeof p->addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    (void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+    u->nconn++;
+    return p->cfd = fd;
+}
+
 /* Sends what is queued (under the lock). EAGAIN (socket buffer full) and other errors: the
  * datagrams count as lost, retransmission recovers them. */
 static void rv_udp_flush_out(rv_udp_t *u)
 {
     uint32_t off = 0;
-    if (u->noq == 1) { /* one datagram (a reply, an ack): sendto costs less than sendmmsg */
+    if (u->noq == 1) { /* one datagram (a reply, an ack): send on the peer's connected socket
+                        * (or sendto) costs less than sendmmsg */
         const struct msghdr *m = &u->oq[0].msg_hdr;
+        rv_udp_peer_t *p = (rv_udp_peer_t *)(void *)((char *)m->msg_name -
+                                                     offsetof(rv_udp_peer_t, addr));
+        int cfd = rv_udp_conn(u, p);
         ssize_t r;
-        do r = sendto(u->fd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0,
-                      (const struct sockaddr *)m->msg_name, m->msg_namelen);
+        do r = cfd >= 0 ? send(cfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0)
+                        : sendto(u->sfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0,
+                                 (const struct sockaddr *)m->msg_name, m->msg_namelen);
         while (r < 0 && errno == EINTR);
         u->st.sendmmsg++;
         if (r < 0 && (errno == EAGAIN || errno == ENOBUFS)) u->st.send_full++;
         off = 1;
     }
     while (off < u->noq) {
-        int n = sendmmsg(u->fd, u->oq + off, u->noq - off, 0);
+        int n = sendmmsg(u->sfd, u->oq + off, u->noq - off, 0);
         u->st.sendmmsg++;
         if (n > 0) {
             off += (uint32_t)n;
@@ -245,7 +275,10 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
         p->ack_now = 0;
     }
     rv_udp_activate(u, peer);
-    if (!rv_udp_delivering) rv_udp_flush_out(u);
+    /* A handler's send waits for the end of the poll (several replies leave together), unless
+     * it is the only datagram queued: it leaves now, a round trip's latency (nothing queued
+     * before it, so the stream's order holds) */
+    if (!rv_udp_delivering || u->noq == 1) rv_udp_flush_out(u);
     pthread_mutex_unlock(&u->lock);
     rv_udp_idle_since = 0; /* this thread is busy: its next wait spins first */
     return 0;
@@ -332,7 +365,7 @@ static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struc
     const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)(void *)d;
     if (len < sizeof *h || h->token != u->token || h->src >= u->size) return;
     rv_udp_peer_t *p = &u->peers[h->src];
-    if (from->sin_addr.s_addr != p->addr.sin_addr.s_addr || from->sin_port != p->addr.sin_port)
+    if (from->sin_addr.s_addr != p->addr.sin_addr.s_addr || from->sin_port != p->sport)
         return;
     rv_udp_take_acks(u, h->src, h, now);
     if (h->kind != RV_UDP_DATA) return;
@@ -788,7 +821,10 @@ void rv_udp_msg_close(rv_udp_t *u)
                 free(p->rx[c].buf);
                 free(p->rx[c].len);
                 free(p->rx[c].asm_buf);
+                if (c == 0 && p->cfd >= 0) close(p->cfd);
+                p->cfd = -1;
             }
+    u->nconn = 0;
     free(u->ready[0]);
     free(u->ready[1]);
     free(u->acks);
