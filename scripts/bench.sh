@@ -374,8 +374,13 @@ rivet_np() { # transport(shm|ofi) np group round program args...
 # and ratios: docs/benchmarks.md, "udp transport".
 rivet_udp() { # group round program args...
     local group=$1 round=$2; shift 2
-    run rivet-udp "$group" "$round" "" env RIVET_PSHM=0 RIVET_TRANSPORT=udp "$RIVETRUN" \
-        --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-udp "${COMMON[@]}" "${@:2}"
+    run rivet-udp "$group" "$round" "" env RIVET_PSHM=0 RIVET_TRANSPORT=udp RIVET_VERBOSE=1 \
+        "$RIVETRUN" --timeout "$TIMEOUT" -n 2 "$BIN/$1" --system rivet-udp "${COMMON[@]}" "${@:2}"
+    # the datagram size it used (RIVET_VERBOSE=1), for the report's raw stream row
+    local dg; dg=$(grep -m1 -o 'datagrams up to [0-9]* bytes' "$LOGS/rivet-udp-$group-r$round.log" |
+        grep -o '[0-9]*')
+    [ -n "$dg" ] && ! grep -q '^udp_dgram' "$META" && printf 'udp_dgram\t%s\n' "$dg" >>"$META"
+    return 0
 }
 udp_raw() { # group round args...
     local group=$1 round=$2; shift 2

@@ -418,14 +418,23 @@ OFI, RAW = "rivet-ofi", "libfabric-raw"
 
 # ---- the udp transport next to raw UDP sockets, ofi and GASNet-EX's udp conduit ---------------
 UDP, URAW, GUDP = "rivet-udp", "udp-raw", "gasnet-ex-udp"
-UDP_STREAM_DGRAM = 8192  # the raw stream row the put flood is held against (RIVET_UDP_DGRAM)
+# The raw stream row the put flood is held against: the datagram size rivet-udp used (meta.tsv's
+# udp_dgram, from its RIVET_VERBOSE=1 log), else loopback's default (the MTU's: 65000).
+UDP_STREAM_DGRAM = 65000
 
 
-def udp_tables(st):
+def udp_tables(st, meta=None):
     """Rivet over the udp transport (RIVET_PSHM=0, 2 ranks) against bench/udp_raw (kernel UDP,
     busy-polling), rivet-ofi, and GASNet-EX's udp conduit. Empty when none of it ran."""
     if not st.sizes("am_short_rtt", UDP) and not st.sizes("udp_rtt", URAW):
         return []
+    try:
+        dgram = int((meta or {}).get("udp_dgram", "") or UDP_STREAM_DGRAM)
+    except ValueError:
+        dgram = UDP_STREAM_DGRAM
+    if dgram not in st.sizes("udp_stream", URAW):  # udp_raw streams 1472, 8192 and 65000 bytes
+        dgram = min(st.sizes("udp_stream", URAW) or [UDP_STREAM_DGRAM],
+                    key=lambda z: abs(z - dgram))
     L = ["## Network transport: Rivet over udp vs raw UDP sockets, ofi and GASNet-EX udp", "",
          "2 ranks on this host, shared memory off: RIVET_PSHM=0 RIVET_TRANSPORT=udp (`rivet-udp`), "
          "bench/udp_raw (`udp-raw`: two processes, non-blocking sockets on 127.0.0.1, busy-polling; "
@@ -450,7 +459,7 @@ def udp_tables(st):
     put8 = ("put_latency", UDP, "blocking", "", 8, "latency")
     flood = ("put_bw", UDP, "nbi_bulk", "", 1 << 20, "bandwidth")
     rtt = ("udp_rtt", URAW, "pingpong", "", 8, "latency")
-    strm = ("udp_stream", URAW, "window64", "", UDP_STREAM_DGRAM, "bandwidth")
+    strm = ("udp_stream", URAW, "window64", "", dgram, "bandwidth")
     g_am = ("am_short_rtt", GUDP, None, "", 0, "latency")
     g_put8 = ("put_latency", GUDP, "blocking", "", 8, "latency")
     g_flood = ("put_bw", GUDP, "nbi_bulk", "", 1 << 20, "bandwidth")
@@ -458,7 +467,7 @@ def udp_tables(st):
     for name, a, b, unit, target, ok in (
             ("AM Short round trip / raw UDP 8 B ping-pong", am, rtt, "us", "<= 1.3", lambda x: x <= 1.3),
             ("8 B blocking put / Rivet AM Short round trip", put8, am, "us", "<= 1.5", lambda x: x <= 1.5),
-            ("1 MiB put flood / raw UDP stream (8 KiB datagrams)", flood, strm, "MB/s", ">= 0.7", lambda x: x >= 0.7),
+            ("1 MiB put flood / raw UDP stream (%s datagrams, rivet-udp's)" % fmt_size(dgram), flood, strm, "MB/s", ">= 0.7", lambda x: x >= 0.7),
             ("AM Short round trip / GASNet-EX udp's", am, g_am, "us", "<= 0.8", lambda x: x <= 0.8),
             ("8 B blocking put / GASNet-EX udp's", put8, g_put8, "us", "<= 0.8", lambda x: x <= 0.8),
             ("1 MiB put flood / GASNet-EX udp's", flood, g_flood, "MB/s", ">= 1", lambda x: x >= 1)):
@@ -487,7 +496,7 @@ def udp_tables(st):
             ("8 B blocking put (us)", "put_latency", "blocking", 8, "latency", "us", None, None, 0),
             ("4 KiB blocking put (us)", "put_latency", "blocking", 4096, "latency", "us", "udp_rtt", "pingpong", 4096),
             ("64 KiB put flood (MB/s)", "put_bw", "nbi_bulk", 65536, "bandwidth", "MB/s", "udp_stream", "window64", 65000),
-            ("1 MiB put flood (MB/s)", "put_bw", "nbi_bulk", 1 << 20, "bandwidth", "MB/s", "udp_stream", "window64", UDP_STREAM_DGRAM)):
+            ("1 MiB put flood (MB/s)", "put_bw", "nbi_bulk", 1 << 20, "bandwidth", "MB/s", "udp_stream", "window64", dgram)):
         raw = cell(rawb, URAW, rawv, raws, metric, unit) if rawb else "-"
         if rawb:
             raw += " (%s %s)" % (rawb, fmt_size(raws))
@@ -1200,7 +1209,7 @@ def main():
         L += t
 
     L += ofi_tables(st, meta)
-    L += udp_tables(st)
+    L += udp_tables(st, meta)
     L += ucx_tables(st)
 
     secs = defaultdict(float)

@@ -77,6 +77,11 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
      * refused chunk would leave data behind and block (here, or in the progress hook). */
     if (!is_get && (flags & GEX_FLAG_IMMEDIATE) && chunk > rv_am_max_medium())
         chunk = rv_am_max_medium();
+    /* A transport that cuts messages into packets (udp's datagrams): chunks that fit one, a
+     * multiple of 64 bytes (a 64 KiB chunk plus its header would take two datagrams, the
+     * second nearly empty: 1 MiB in 32 instead of 17) */
+    size_t pref = rv_tp.lim.pref_msg > RV_AM_HDR_MAX ? (rv_tp.lim.pref_msg - RV_AM_HDR_MAX) & ~(size_t)63 : 0;
+    if (pref >= 4096 && chunk > pref && chunk <= rv_am_max_medium()) chunk = pref;
     rv_rma_op_t *op = rv_rma_op_start(is_get, jr, epidx, local, remote, nbytes, chunk, is_nbi, lc);
 
     gex_Flags_t imm = flags & GEX_FLAG_IMMEDIATE;

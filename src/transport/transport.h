@@ -23,6 +23,10 @@ typedef struct rv_tp_limits {
     /* Optional RDMA (ops.put/get); both 0 when the transport has none. */
     size_t    max_rdma;      /* largest nbytes one put()/get() accepts */
     unsigned  imm_bits;      /* bits of 'imm' a put() can carry to the target (0: none) */
+    /* 0, or: a message of at most this many bytes (hdrlen + paylen) travels as one packet,
+     * a larger one is cut into several; an engine cutting a long transfer into messages
+     * (rma's reference Put) keeps them within it (udp: one datagram). */
+    size_t    pref_msg;
 } rv_tp_limits_t;
 
 /* ---- optional RDMA ------------------------------------------------------------------

@@ -126,6 +126,8 @@ static void rv_udp_close(void *priv)
     u->nbrseg = NULL;
     u->segsize = NULL;
     u->seg = NULL;
+    if (u->sfd >= 0 && u->sfd != u->fd) close(u->sfd);
+    u->sfd = -1;
     if (u->fd >= 0) close(u->fd);
     u->fd = -1;
     free(u->peers);
@@ -137,7 +139,9 @@ typedef struct {
     uint16_t port;  /* network order */
     uint16_t ok;
     uint16_t dgram; /* the datagram size this rank would choose (the job takes the smallest) */
-    uint16_t pad[3];
+    uint16_t sport; /* network order: the port its datagrams come from (its send sockets') */
+    uint32_t buf;   /* the smaller socket buffer the kernel granted, bytes (the job's smallest
+                     * bounds the window) */
 } rv_udp_addr_t;
 
 /* The MTU of the interface that holds address a (the one the socket is bound to), 0 if not
@@ -208,6 +212,7 @@ static int rv_udp_relay(rv_udp_t *u)
     for (uint32_t r = 0; r < u->size; r++) {
         ra.sin_port = htons((uint16_t)(port + r));
         u->peers[r].addr = ra;
+        u->peers[r].sport = ra.sin_port; /* the relay forwards from the stand-in port */
     }
     rv_verbose(1, "udp: rank %u talks through the relay at %s", u->me, s);
     return 1;
@@ -218,7 +223,7 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     rv_udp_t *u = priv;
     u->me = job->rank;
     u->size = job->size;
-    u->fd = -1;
+    u->fd = u->sfd = -1;
     u->token = rv_udp_token(job->secret);
     if (RV_STAT_ON()) {
         rv_udp_g = u;
@@ -235,38 +240,77 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
         if (u->fd >= 0) {
             setsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
             setsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+            /* what the kernel granted (capped at net.core.rmem_max / wmem_max, doubled for
+             * its bookkeeping): the window is fitted to it (udp_msg.c) */
             socklen_t bl = sizeof u->rcvbuf;
             if (getsockopt(u->fd, SOL_SOCKET, SO_RCVBUF, &u->rcvbuf, &bl) != 0) u->rcvbuf = 0;
+            bl = sizeof u->sndbuf;
+            if (getsockopt(u->fd, SOL_SOCKET, SO_SNDBUF, &u->sndbuf, &bl) != 0) u->sndbuf = 0;
         }
         ok = u->fd >= 0 && bind(u->fd, (struct sockaddr *)&sa, sizeof sa) == 0 &&
              getsockname(u->fd, (struct sockaddr *)&sa, &sl) == 0;
         if (!ok) rv_warn("udp: cannot bind a socket to %s: %s", inet_ntoa(a), strerror(errno));
     }
+    /* Datagrams leave from a second port (send sockets, udp_msg.c: one unconnected, and one
+     * connected per peer, all bound to it with SO_REUSEADDR): a connected socket's send skips
+     * the route lookup (2239 against 2615 ns, best of 40 rounds). Nothing is sent to that
+     * port; peers check that a rank's datagrams come from it. Through the relay, and if the
+     * port cannot be had, datagrams leave from the receiving socket as before. */
+    struct sockaddr_in ss = { .sin_family = AF_INET, .sin_addr = sa.sin_addr };
+    socklen_t ssl = sizeof ss;
+    if (ok && !(rv_cfg.UDP_RELAY && rv_cfg.UDP_RELAY[0])) {
+        int one = 1, big = 8 << 20;
+        u->sfd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (u->sfd >= 0 &&
+            (setsockopt(u->sfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+             setsockopt(u->sfd, SOL_SOCKET, SO_SNDBUF, &big, sizeof big) != 0 ||
+             bind(u->sfd, (struct sockaddr *)&ss, sizeof ss) != 0 ||
+             getsockname(u->sfd, (struct sockaddr *)&ss, &ssl) != 0)) {
+            close(u->sfd);
+            u->sfd = -1;
+        }
+        socklen_t bl = sizeof u->sndbuf;
+        if (u->sfd >= 0 && getsockopt(u->sfd, SOL_SOCKET, SO_SNDBUF, &u->sndbuf, &bl) != 0)
+            u->sndbuf = 0;
+    }
+    if (u->sfd < 0) {
+        u->sfd = u->fd;
+        ss = sa;
+    }
+    u->sport = ss.sin_port;
+    u->sbind = ss;
     u->mtu = ok ? rv_udp_if_mtu(u->fd, sa.sin_addr) : 0;
     rv_udp_addr_t mine = { sa.sin_addr.s_addr, sa.sin_port, (uint16_t)ok,
-                           (uint16_t)rv_udp_pick_dgram(u->mtu), { 0 } }, *all;
+                           (uint16_t)rv_udp_pick_dgram(u->mtu), ss.sin_port,
+                           (uint32_t)(u->rcvbuf < u->sndbuf ? u->rcvbuf : u->sndbuf) }, *all;
     u->dgram = mine.dgram;
+    u->buf = mine.buf;
     all = calloc(u->size, sizeof *all);
     u->peers = calloc(u->size, sizeof *u->peers);
+    for (uint32_t r = 0; u->peers && r < u->size; r++) u->peers[r].cfd = -1;
     int res = all && u->peers && rv_boot_allgather(&mine, sizeof mine, all) == 0;
     for (uint32_t r = 0; res && r < u->size; r++) {
         if (!all[r].ok) res = 0;
         if (all[r].dgram < u->dgram) u->dgram = all[r].dgram; /* every rank receives them all */
+        if (all[r].buf < u->buf) u->buf = all[r].buf; /* the window is the same everywhere */
         u->peers[r].addr = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = all[r].port,
                                                  .sin_addr = { all[r].ip } };
+        u->peers[r].sport = all[r].sport;
     }
     free(all);
     if (res) res = rv_udp_relay(u);
     if (res) res = rv_udp_msg_open(u) == 0;
-    rv_verbose(1, "udp: rank %u bound to %s:%u (MTU %u), datagrams up to %zu bytes (%s), "
-               "window %u, socket receive buffer %d KiB", u->me, inet_ntoa(sa.sin_addr),
-               ntohs(sa.sin_port), u->mtu, u->dgram,
-               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win, u->rcvbuf >> 10);
+    rv_verbose(1, "udp: rank %u bound to %s:%u (sending from port %u) (MTU %u), datagrams up to %zu bytes (%s), "
+               "window %u, socket buffers granted %d KiB receive, %d KiB send (job's smallest "
+               "%u KiB)", u->me, inet_ntoa(sa.sin_addr),
+               ntohs(sa.sin_port), ntohs(u->sport), u->mtu, u->dgram,
+               rv_cfg.UDP_DGRAM ? "RIVET_UDP_DGRAM" : "from the MTU", u->win, u->rcvbuf >> 10,
+               u->sndbuf >> 10, (unsigned)(u->buf >> 10));
     if (!rv_job_all_ok(res)) {
         rv_udp_close(u);
         return -1;
     }
-    *lim = (rv_tp_limits_t){ .max_msg = RV_UDP_MAX_MSG };
+    *lim = (rv_tp_limits_t){ .max_msg = RV_UDP_MAX_MSG, .pref_msg = u->frag };
     return 0;
 }
 

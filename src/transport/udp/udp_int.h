@@ -22,7 +22,10 @@
 #define RV_UDP_BATCH   32                /* datagrams one recvmmsg takes */
 #define RV_UDP_OQ      64                /* datagrams one sendmmsg sends (the out queue) */
 #define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
+#define RV_UDP_CONN_MAX 64               /* peers with a connected send socket (file descriptors) */
 #define RV_UDP_DUPTHRESH 3               /* later datagrams arrived: a hole is retransmitted */
+#define RV_UDP_FIT_CHANS 2               /* the window is fitted to the socket buffers for both
+                                          * channels of one peer at once */
 
 /* Datagram kinds and flags. */
 enum { RV_UDP_DATA = 1, RV_UDP_ACK = 2 };
@@ -77,7 +80,9 @@ typedef struct rv_udp_rx {
 } rv_udp_rx_t;
 
 typedef struct rv_udp_peer {
-    struct sockaddr_in addr;
+    struct sockaddr_in addr;      /* where its datagrams go (its receiving socket) */
+    uint16_t           sport;     /* network order: the port they come from (addr's address) */
+    int                cfd;       /* a send socket connected to addr (-1: none yet, -2: none) */
     rv_udp_tx_t        tx[2];
     rv_udp_rx_t        rx[2];
     uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
@@ -98,7 +103,7 @@ typedef struct rv_udp_stats {
     uint64_t dgrams_in;    /* datagrams received (any, before checks) */
     uint64_t dups_in;      /* data datagrams that had arrived already */
     uint64_t rtt_samples;  /* round trip measurements taken */
-    uint64_t sendmmsg;     /* sendmmsg calls */
+    uint64_t sendmmsg;     /* send system calls (sendmmsg, or sendto for one datagram) */
     uint64_t idle_waits;   /* blocking waits when idle */
     uint64_t aid_dropped;  /* datagrams the loss test aid dropped */
     uint64_t send_full;    /* datagrams sendmmsg refused (socket buffer full): resent later */
@@ -106,11 +111,17 @@ typedef struct rv_udp_stats {
 
 typedef struct rv_udp {
     uint32_t        me, size;
-    int             fd;
+    int             fd;        /* receives (and sends through the relay) */
+    int             sfd;       /* sends, unconnected, bound to sport (fd when none) */
+    uint16_t        sport;     /* network order: the port datagrams leave from */
+    struct sockaddr_in sbind;  /* sfd's address (the connected send sockets bind it too) */
+    uint32_t        nconn;     /* connected send sockets (at most RV_UDP_CONN_MAX) */
     uint64_t        token;
     size_t          dgram;     /* largest datagram (the smallest any rank chose: udp.c) */
     unsigned        mtu;       /* the bound interface's (0: unknown) */
     int             rcvbuf;    /* the socket's receive buffer as the kernel granted it */
+    int             sndbuf;    /* ... and its send buffer */
+    uint32_t        buf;       /* the smallest of both over the job (bounds the window) */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */
@@ -133,6 +144,7 @@ typedef struct rv_udp {
     struct iovec   *riov;      /* [RV_UDP_BATCH] */
     struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
     int             rused;     /* headers the last recvmmsg filled (to reset) */
+    int             rlast;     /* the last receive found datagrams: recvmmsg, else recvfrom */
     /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
      * retransmissions only while the lock stays held (a freed slot is never sent stale) */
     struct mmsghdr *oq;        /* [RV_UDP_OQ] */
