@@ -62,6 +62,17 @@ static double fadd(gex_AD_t ad, int is64, int lat, gex_Rank_t rank, void *p, lon
     return t;
 }
 
+static void sync_all(void *ctx) { (void)ctx; barrier(); }
+
+/* bu_run_fn of the pair benchmarks. */
+typedef struct { gex_AD_t ad; int is64, lat; void *p; } pair_ctx_t;
+static double pair_run(void *ctx, size_t size, long iters)
+{
+    const pair_ctx_t *c = ctx;
+    (void)size;
+    return fadd(c->ad, c->is64, c->lat, 1, c->p, iters);
+}
+
 /* amo_fadd_latency / amo_fadd_throughput: rank 0 to a word of rank 1. */
 static void pair_bench(const char *bench, int lat)
 {
@@ -75,21 +86,11 @@ static void pair_bench(const char *bench, int lat)
         long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
         if (iters > max_iters) iters = max_iters;
         double vals[BU_MAX_TRIALS];
-        if (me == 0) fadd(ad, is64, lat, 1, p, iters / 4 + 1); /* warm-up */
-        for (int t = 0; t < o.trials; t++) {
-            barrier();
-            if (me == 0) {
-                double s = fadd(ad, is64, lat, 1, p, iters);
-                vals[t] = lat ? 1e6 * s / (double)iters : (double)iters / s / 1e6;
-            }
-            barrier();
-        }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
-                      lat ? "us" : "Mops/s", vals, o.trials, extra);
-        }
+        pair_ctx_t c = { ad, is64, lat, p };
+        bu_pair_t pair = { pair_run, sync_all, &c, (int)me };
+        bu_pair_trials(&o, &pair, 0, iters, lat, 1.0, vals);
+        bu_report_iters(&o, (int)me, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
+                        lat ? "us" : "Mops/s", vals, iters);
         barrier();
         gex_AD_Destroy(ad);
     }
@@ -131,11 +132,7 @@ static void hotspot(void)
         }
         barrier();
     }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, o.trials, extra);
-    }
+    bu_report_iters(&o, (int)me, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, iters);
     gex_AD_Destroy(ad);
 }
 
