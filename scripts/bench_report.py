@@ -162,6 +162,22 @@ LIMIT_NAME = {"limit_memcpy_bw": "memcpy limit", "limit_cacheline_rtt": "cache-l
               "limit_copy_rtt": "echo RTT limit"}
 
 
+def goal_status(q, med, ok):
+    """A goal's status from its ratio of bests 'q' and median per-round ratio 'med'."""
+    if q is None:
+        return "not measured"
+    status = "**met**" if ok(q) else "**missed**"
+    if med is not None and ok(med) != ok(q):
+        status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+    return status
+
+
+def goal_table(values, rows):
+    """The goals table of a transport section ('values': the heading of its values column)."""
+    return ["| goal | target | %s | ratio of bests | median per-round ratio | status |" % values,
+            "|---|---|---|---|---|---|"] + rows + [""]
+
+
 def peer_label(p, rivet_variant):
     """A peer's variant/config, shown only when it says something beyond the Rivet headline."""
     parts = []
@@ -445,13 +461,10 @@ def udp_tables(st):
         va, vb = va and va["best"], vb and vb["best"]
         q = ratio(va, vb)
         med = per_round(a, b)
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        status = goal_status(q, med, ok)
         rows.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
             name, target, fmt(va, unit), fmt(vb, unit), unit, fmt(q), fmt(med), status))
-    L += ["| goal | target | values (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"] + rows + [""]
+    L += goal_table("values (best of N)", rows)
     L += ["| measurement | rivet-udp best (median) | udp-raw best | rivet-ofi best | gasnet-ex-udp best |",
           "|---|---|---|---|---|"]
 
@@ -512,16 +525,11 @@ def ofi_tables(st, meta=None):
                      st.round_best(n, wb, RAW, wv, "", wsize, metric)) for n in st.rounds()]
         per = [x for x in per if x is not None]
         med = statistics.median(per) if per else None
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        status = goal_status(q, med, ok)
         goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
             name, target, fmt(r and r["best"], unit), fmt(w and w["best"], unit), unit, fmt(q),
             fmt(med), status))
-    L += ["| goal | target | Rivet / raw (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"]
-    L += goals_
-    L.append("")
+    L += goal_table("Rivet / raw (best of N)", goals_)
     sizes = sorted(set(st.sizes("put_latency", OFI, "latency")) | set(st.sizes("put_latency", RAW, "latency")))
     if sizes:
         L += ["### Put latency over ofi (us)", "",
@@ -610,15 +618,10 @@ def ucx_tables(st):
             if x is not None:
                 per.append(x)
         med = statistics.median(per) if per else None
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        status = goal_status(q, med, ok)
         goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
             name, target, fmt(r and r["best"], unit), fmt(wbest, unit), unit, fmt(q), fmt(med), status))
-    L += ["| goal | target | Rivet / raw (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"]
-    L += goals_
-    L.append("")
+    L += goal_table("Rivet / raw (best of N)", goals_)
     def both(bench, metric):  # the sizes both measured (else whatever either did)
         a, b = set(st.sizes(bench, UCXR, metric)), set(st.sizes(bench, UCXP, metric))
         return sorted((a & b) or (a | b))
@@ -746,12 +749,7 @@ def goals(st):
             return "%s %s" % (w, fmt(v, unit))
         vals = "%s / %s %s" % (side(nname, nb, nl), side(dname, db, dl), unit)
         spread = ("%s .. %s (%d rounds)" % (fmt(min(per)), fmt(max(per)), len(per))) if per else "-"
-        if glob is None:
-            status = "not measured"
-        else:
-            status = "**met**" if ok(glob) else "**missed**"
-            if med is not None and ok(med) != ok(glob):
-                status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        status = goal_status(glob, med, ok)
         out.append("| %s | %s | %s | %s | %s | %s | %s |" % (name, target, vals, fmt(glob), fmt(med),
                                                              spread, status))
     return out, skip
