@@ -222,19 +222,7 @@ void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
 
 static void rv_run_signals(rv_run_job_t *job)
 {
-    struct signalfd_siginfo si;
-    while (read(job->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-        int sig = (int)si.ssi_signo;
-        if (sig == SIGCHLD) continue;   /* reaped below, whatever the siginfo says */
-        char sb[16];
-        if (!job->srv.end.ending) {
-            fprintf(stderr, "rivetrun: received %s\n", rv_boot_signame(sig, sb));
-            rv_run_end_failed(job, 128 + sig);
-        } else {
-            /* A second interrupt: no more grace. */
-            rv_run_signal_all(job, SIGKILL, UINT32_MAX);
-        }
-    }
+    rv_boot_srv_signals(&job->srv, job->sigfd, job->nspawned, "");
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);

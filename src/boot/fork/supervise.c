@@ -156,20 +156,9 @@ static void rv_fork_reaped(rv_fork_job_t *job, uint32_t r, int status)
 
 static void rv_fork_signals(rv_fork_job_t *job)
 {
-    struct signalfd_siginfo si;
-    while (read(job->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-        int sig = (int)si.ssi_signo;
-        if (sig == SIGCHLD) continue;   /* reaped below */
-        char sb[16];
-        if (!job->srv.end.ending) {
-            fprintf(stderr, "rivet: the job's supervisor (pid %ld) received %s\n", (long)getpid(),
-                    rv_boot_signame(sig, sb));
-            rv_fork_end_failed(job, 128 + sig);
-        } else {
-            for (uint32_t r = 0; r < job->n; r++)   /* a second interrupt: no more grace */
-                if (!job->rank[r].reaped) kill(job->rank[r].pid, SIGKILL);
-        }
-    }
+    char who[64];
+    snprintf(who, sizeof who, "the job's supervisor (pid %ld) ", (long)getpid());
+    rv_boot_srv_signals(&job->srv, job->sigfd, job->n, who);
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -97,6 +98,22 @@ void rv_boot_srv_reaped(rv_boot_srv_t *s, uint32_t r, int status, int *fd)
                 (unsigned)r, wb, rv_boot_signame(WTERMSIG(status), sb),
                 WCOREDUMP(status) ? " (core dumped)" : "");
         s->ops->end_failed(s->ctx, 128 + WTERMSIG(status));
+    }
+}
+
+void rv_boot_srv_signals(rv_boot_srv_t *s, int sigfd, uint32_t n, const char *who)
+{
+    struct signalfd_siginfo si;
+    while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) continue;   /* the caller reaps, whatever the siginfo says */
+        char sb[16];
+        if (!s->end.ending) {
+            fprintf(stderr, "%s: %sreceived %s\n", s->ops->prefix, who, rv_boot_signame(sig, sb));
+            s->ops->end_failed(s->ctx, 128 + sig);
+        } else {
+            for (uint32_t r = 0; r < n; r++) s->ops->signal(s->ctx, r, SIGKILL);
+        }
     }
 }
 

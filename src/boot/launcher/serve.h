@@ -88,6 +88,11 @@ void rv_boot_srv_end_failed(rv_boot_srv_t *s, uint32_t n, int code);
  * ends the job; an exit 0 may leave the others deadlocked). */
 void rv_boot_srv_reaped(rv_boot_srv_t *s, uint32_t r, int status, int *fd);
 
+/* Reads the signals queued on sigfd (SIGCHLD only wakes the caller, which reaps): the first
+ * other one ends the job (status 128 + signal; "<prefix>: <who>received SIG..."), one while it
+ * is ending SIGKILLs ranks 0..n-1 (no more grace). */
+void rv_boot_srv_signals(rv_boot_srv_t *s, int sigfd, uint32_t n, const char *who);
+
 /* The end's deadlines at time 'now' for ranks 0..n-1: SIGTERM, then SIGKILL (arming the
  * give-up reap_ms later). Returns the next deadline (0: none). */
 int64_t rv_boot_srv_deadlines(rv_boot_srv_t *s, uint32_t n, int64_t now, int reap_ms);
