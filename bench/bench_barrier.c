@@ -5,14 +5,10 @@
 #endif
 #include "bench_gex.h"
 
-static void barrier(void *j) { bg_barrier(j); }
-
-static void barrier_nb(void *j) { gex_Event_Wait(gex_Coll_BarrierNB(((bg_job_t *)j)->tm, 0)); }
-
 int main(int argc, char **argv)
 {
     bg_job_t j;
     bg_init(&j, &argc, &argv, "bench_barrier", NULL, 0);
-    bu_barrier_bench(&j.opt, (int)j.me, barrier, barrier_nb, &j, NULL);
+    bu_barrier_bench(&j.opt, (int)j.me, bg_sync, bg_sync, &j, NULL);
     bg_finish(&j);
 }

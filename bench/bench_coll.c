@@ -65,17 +65,13 @@ static void sweep(bg_job_t *j, const char *name, int kind)
     }
 }
 
-static void barrier(void *j) { bg_barrier(j); }
-
-static void barrier_nb(void *j) { gex_Event_Wait(gex_Coll_BarrierNB(((bg_job_t *)j)->tm, 0)); }
-
 int main(int argc, char **argv)
 {
     bg_job_t j;
     bg_init(&j, &argc, &argv, "bench_coll", NULL, 0);
     /* barrier: back to back (a barrier already makes every rank wait for the last), the
      * value the slowest rank's */
-    bu_barrier_bench(&j.opt, (int)j.me, barrier, barrier_nb, &j, reduce_max);
+    bu_barrier_bench(&j.opt, (int)j.me, bg_sync, bg_sync, &j, reduce_max);
     sweep(&j, "allreduce", 0);
     sweep(&j, "broadcast", 1);
     bg_finish(&j);

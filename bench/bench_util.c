@@ -182,6 +182,15 @@ void bu_pair_sweep(const bu_opts_t *o, const bu_pair_t *p, const char *bench,
     }
 }
 
+void bu_rma_sweeps(const bu_opts_t *o, bu_pair_t *p)
+{
+    static const char *const sweep[4][2] = {
+        {"put_latency", "blocking"}, {"get_latency", "blocking"}, {"put_bw", "nbi"}, {"get_bw", "nbi"}};
+    int *kind = p->ctx;
+    for (*kind = 0; *kind < 4; (*kind)++)
+        bu_pair_sweep(o, p, sweep[*kind][0], sweep[*kind][1], *kind < 2);
+}
+
 void bu_barrier_bench(const bu_opts_t *o, int me, bu_sync_fn sync, bu_sync_fn timed, void *ctx,
                       double (*combine)(void *ctx, double us))
 {

@@ -71,6 +71,11 @@ void bu_pair_trials(const bu_opts_t *o, const bu_pair_t *p, size_t size, long it
 void bu_pair_sweep(const bu_opts_t *o, const bu_pair_t *p, const char *bench,
                    const char *variant, int lat);
 
+/* The peers' four RMA sweeps, each with bu_pair_sweep: put_latency:blocking,
+ * get_latency:blocking, put_bw:nbi and get_bw:nbi; p->ctx points to the int 'kind' (0 to 3,
+ * in that order) that p->run reads. */
+void bu_rma_sweeps(const bu_opts_t *o, bu_pair_t *p);
+
 /* Latency of 'timed' (a barrier) back to back, 'iters' per trial after a warm-up of
  * iters/4+1 'sync's; 'combine' (may be NULL) turns each rank's microseconds per call into
  * the trial's value (e.g. the slowest rank's). Reported by rank 0 as "barrier". */

@@ -56,12 +56,6 @@ static double rma(void *ctx, size_t size, long iters)
     return t;
 }
 
-static void rma_sweep(const char *bench, const char *variant, int kind)
-{
-    bu_pair_t p = { rma, mpi_barrier, &kind, me };
-    bu_pair_sweep(&o, &p, bench, variant, kind < 2);
-}
-
 /* Two-sided ping-pong of 'size' bytes; both ranks run it. */
 static double pingpong(size_t size, long iters)
 {
@@ -309,10 +303,9 @@ int main(int argc, char **argv)
     heap = bu_alloc(area);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
     barrier();
-    rma_sweep("put_latency", "blocking", 0);
-    rma_sweep("get_latency", "blocking", 1);
-    rma_sweep("put_bw", "nbi", 2);
-    rma_sweep("get_bw", "nbi", 3);
+    int kind;
+    bu_pair_t rp = { rma, mpi_barrier, &kind, me };
+    bu_rma_sweeps(&o, &rp);
     inject();
     size_t twosided_max = o.max_size < (64 << 10) ? o.max_size : (64 << 10);
     twosided("am_medium_rtt", 0, twosided_max);

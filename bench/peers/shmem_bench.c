@@ -45,12 +45,6 @@ static double rma(void *ctx, size_t size, long iters)
 
 static void barrier_all(void *ctx) { (void)ctx; shmem_barrier_all(); }
 
-static void rma_sweep(const char *bench, const char *variant, int kind)
-{
-    bu_pair_t p = { rma, barrier_all, &kind, me };
-    bu_pair_sweep(&o, &p, bench, variant, kind < 2);
-}
-
 /* Flag ping-pong: each side writes the other's flag with shmem_long_p and waits for its own. */
 static void pingpong(void)
 {
@@ -101,10 +95,9 @@ int main(int argc, char **argv)
     *flag = 0;
     heap = bu_alloc(area);
     shmem_barrier_all();
-    rma_sweep("put_latency", "blocking", 0);
-    rma_sweep("get_latency", "blocking", 1);
-    rma_sweep("put_bw", "nbi", 2);
-    rma_sweep("get_bw", "nbi", 3);
+    int kind;
+    bu_pair_t rp = { rma, barrier_all, &kind, me };
+    bu_rma_sweeps(&o, &rp);
     pingpong();
     bu_barrier_bench(&o, me, barrier_all, barrier_all, NULL, NULL);
     /* Results are complete here; Debian's oshmem may crash inside shmem_finalize. */
