@@ -172,6 +172,12 @@ def goal_status(q, med, ok):
     return status
 
 
+def goal_row(name, target, a, b, unit, q, med, ok):
+    """A row of goal_table: values a / b (in unit), their ratio q, the median per-round one."""
+    return "| %s | %s | %s / %s %s | %s | %s | %s |" % (
+        name, target, fmt(a, unit), fmt(b, unit), unit, fmt(q), fmt(med), goal_status(q, med, ok))
+
+
 def goal_table(values, rows):
     """The goals table of a transport section ('values': the heading of its values column)."""
     return ["| goal | target | %s | ratio of bests | median per-round ratio | status |" % values,
@@ -461,9 +467,7 @@ def udp_tables(st):
         va, vb = va and va["best"], vb and vb["best"]
         q = ratio(va, vb)
         med = per_round(a, b)
-        status = goal_status(q, med, ok)
-        rows.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(va, unit), fmt(vb, unit), unit, fmt(q), fmt(med), status))
+        rows.append(goal_row(name, target, va, vb, unit, q, med, ok))
     L += goal_table("values (best of N)", rows)
     L += ["| measurement | rivet-udp best (median) | udp-raw best | rivet-ofi best | gasnet-ex-udp best |",
           "|---|---|---|---|---|"]
@@ -525,10 +529,7 @@ def ofi_tables(st, meta=None):
                      st.round_best(n, wb, RAW, wv, "", wsize, metric)) for n in st.rounds()]
         per = [x for x in per if x is not None]
         med = statistics.median(per) if per else None
-        status = goal_status(q, med, ok)
-        goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(r and r["best"], unit), fmt(w and w["best"], unit), unit, fmt(q),
-            fmt(med), status))
+        goals_.append(goal_row(name, target, r and r["best"], w and w["best"], unit, q, med, ok))
     L += goal_table("Rivet / raw (best of N)", goals_)
     sizes = sorted(set(st.sizes("put_latency", OFI, "latency")) | set(st.sizes("put_latency", RAW, "latency")))
     if sizes:
@@ -618,9 +619,7 @@ def ucx_tables(st):
             if x is not None:
                 per.append(x)
         med = statistics.median(per) if per else None
-        status = goal_status(q, med, ok)
-        goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(r and r["best"], unit), fmt(wbest, unit), unit, fmt(q), fmt(med), status))
+        goals_.append(goal_row(name, target, r and r["best"], wbest, unit, q, med, ok))
     L += goal_table("Rivet / raw (best of N)", goals_)
     def both(bench, metric):  # the sizes both measured (else whatever either did)
         a, b = set(st.sizes(bench, UCXR, metric)), set(st.sizes(bench, UCXP, metric))
