@@ -39,14 +39,10 @@ void rv_run_end_failed(rv_run_job_t *job, int code)
 /* A fatal problem of the bootstrap itself (not of one rank's exit). */
 void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
 {
-    if (job->srv.end.ending) return;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rv_boot_srv_vfail(&job->srv, job->nspawned, RV_RUN_EXIT_ERROR, "", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rivetrun: %s\n", msg);
-    rv_run_end_failed(job, RV_RUN_EXIT_ERROR);
 }
 
 void rv_run_result_put(rv_run_result_t *res)

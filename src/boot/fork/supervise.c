@@ -36,14 +36,10 @@ static void rv_fork_fail(rv_fork_job_t *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void rv_fork_fail(rv_fork_job_t *job, const char *fmt, ...)
 {
-    if (job->srv.end.ending) return;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rv_boot_srv_vfail(&job->srv, job->n, 1, "bootstrap: ", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rivet: bootstrap: %s\n", msg);
-    rv_fork_end_failed(job, 1);
 }
 
 static void rv_fork_close(rv_fork_rank_t *rk)

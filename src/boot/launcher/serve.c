@@ -79,6 +79,16 @@ void rv_boot_srv_end_failed(rv_boot_srv_t *s, uint32_t n, int code)
     s->ops->end(s->ctx, code, 0);
 }
 
+void rv_boot_srv_vfail(rv_boot_srv_t *s, uint32_t n, int code, const char *tag, const char *fmt,
+                       va_list ap)
+{
+    if (s->end.ending) return;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "%s: %s%s\n", s->ops->prefix, tag, msg);
+    rv_boot_srv_end_failed(s, n, code);
+}
+
 void rv_boot_srv_reaped(rv_boot_srv_t *s, uint32_t r, int status, int *fd)
 {
     rv_boot_srv_drain(s, r, fd);   /* e.g. an EXIT record sent just before dying */

@@ -6,6 +6,7 @@
 #include "boot/launcher/proto.h"
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +83,11 @@ int rv_boot_srv_end(rv_boot_srv_t *s, uint32_t n, int code, int window_ms, int g
 /* A failure (reason said): ends the job at once through ops->end, saying so if any of ranks
  * 0..n-1 is still running. */
 void rv_boot_srv_end_failed(rv_boot_srv_t *s, uint32_t n, int code);
+
+/* A fatal problem of the bootstrap itself: unless the job is ending already, says
+ * "<prefix>: <tag><message>" and ends the job (status 'code') as rv_boot_srv_end_failed does. */
+void rv_boot_srv_vfail(rv_boot_srv_t *s, uint32_t n, int code, const char *tag, const char *fmt,
+                       va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* Rank r (reaped by the caller) ended with wait status 'status': reads what it sent last from
  * *fd, closes it (ops->close), and unless the job is ending says how it ended (a failure
