@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* bench/bench_amo.c: remote atomics (public API only), testfaddperf's method: fetch-add latency
- * (one at a time) and throughput (many in flight, then one sync) for U32/U64 from rank 0 to rank
- * 1 (amo_fadd_latency, amo_fadd_throughput), and the hot spot (every rank fetch-adds one word of
- * rank 0, aggregate rate; variant np<N>: amo_hotspot). Which implementation is measured is the
- * library's choice: with Rivet, RIVET_RATOMIC=ref (and --config ref) measures the AM reference. */
+/* bench/bench_amo.c: remote atomics (public API only), testfaddperf's method: latency (one at a
+ * time) and throughput (many in flight, then one sync) from rank 0 to a word of rank 1, for
+ * fetch-add (amo_fadd_latency, amo_fadd_throughput), fetching compare-and-swap (amo_fcas_*:
+ * every compare succeeds) and swap (amo_swap_*), each on U32/U64/I32/I64/FLT/DBL (variants
+ * u32 ... dbl), the opcode a literal at the call; and the hot spot (every rank fetch-adds one
+ * word of rank 0, aggregate rate; variant np<N>: amo_hotspot). Which implementation is
+ * measured is the library's choice: with Rivet, RIVET_RATOMIC=ref (and --config ref) measures
+ * the AM reference. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -34,62 +37,85 @@ static void *seg_of(gex_Rank_t r)
     return base;
 }
 
-/* 'iters' fetch-adds of type 'is64' to (rank, p): one at a time (lat) or all in flight then
- * gex_NBI_Wait. Returns elapsed seconds. */
-static double fadd(gex_AD_t ad, int is64, int lat, gex_Rank_t rank, void *p, long iters)
-{
-    double t0 = bu_now();
-    if (is64) {
-        uint64_t r;
-        if (lat)
-            for (long i = 0; i < iters; i++)
-                gex_Event_Wait(gex_AD_OpNB_U64(ad, &r, rank, p, GEX_OP_FADD, 1, 0, 0));
-        else
-            for (long i = 0; i < iters; i++)
-                gex_AD_OpNBI_U64(ad, &results[i], rank, p, GEX_OP_FADD, 1, 0, 0);
-    } else {
-        uint32_t r, *res = (uint32_t *)results;
-        if (lat)
-            for (long i = 0; i < iters; i++)
-                gex_Event_Wait(gex_AD_OpNB_U32(ad, &r, rank, p, GEX_OP_FADD, 1, 0, 0));
-        else
-            for (long i = 0; i < iters; i++)
-                gex_AD_OpNBI_U32(ad, &res[i], rank, p, GEX_OP_FADD, 1, 0, 0);
+/* One (op, type) loop: 'iters' operations to (rank, p), one at a time (lat) or all in flight
+ * then gex_NBI_Wait; each fetches into its own slot of 'results'. The opcode is a literal. */
+typedef void (*amo_loop_t)(gex_AD_t ad, int lat, gex_Rank_t rank, void *p, long iters);
+#define AMO_LOOP(NAME, DT, T, OPC, A1, A2)                                                    \
+    static void NAME##_##DT(gex_AD_t ad, int lat, gex_Rank_t rank, void *p, long iters)       \
+    {                                                                                         \
+        T r, *res = (T *)(void *)results;                                                     \
+        if (lat) {                                                                            \
+            for (long i = 0; i < iters; i++)                                                  \
+                gex_Event_Wait(gex_AD_OpNB_##DT(ad, &r, rank, p, OPC, A1, A2, 0));            \
+        } else {                                                                              \
+            for (long i = 0; i < iters; i++)                                                  \
+                gex_AD_OpNBI_##DT(ad, &res[i], rank, p, OPC, A1, A2, 0);                      \
+            gex_NBI_Wait(GEX_EC_RMW, 0);                                                      \
+        }                                                                                     \
+        BU_CLOBBER();                                                                         \
     }
-    if (!lat) gex_NBI_Wait(GEX_EC_RMW, 0);
-    double t = bu_now() - t0;
-    BU_CLOBBER();
-    return t;
-}
+/* fcas: compare 0, store 0 (the word is 0: every compare succeeds); swap: store 0 */
+#define AMO_LOOPS(DT, T)                                                                      \
+    static void zero_##DT(gex_AD_t ad, gex_Rank_t rank, void *p)                              \
+    {                                                                                         \
+        gex_Event_Wait(gex_AD_OpNB_##DT(ad, NULL, rank, p, GEX_OP_SET, (T)0, (T)0, 0));       \
+    }                                                                                         \
+    AMO_LOOP(fadd, DT, T, GEX_OP_FADD, (T)1, (T)0)                                            \
+    AMO_LOOP(fcas, DT, T, GEX_OP_FCAS, (T)0, (T)0)                                            \
+    AMO_LOOP(swap, DT, T, GEX_OP_SWAP, (T)0, (T)0)
+AMO_LOOPS(U32, uint32_t)
+AMO_LOOPS(U64, uint64_t)
+AMO_LOOPS(I32, int32_t)
+AMO_LOOPS(I64, int64_t)
+AMO_LOOPS(FLT, float)
+AMO_LOOPS(DBL, double)
+
+static const struct amo_type {
+    const char *variant;
+    gex_DT_t dt;
+    int size;
+    amo_loop_t loop[3]; /* fadd, fcas, swap */
+    void (*zero)(gex_AD_t ad, gex_Rank_t rank, void *p);
+} amo_types[] = {
+#define AMO_TYPE(v, DT, n) {v, GEX_DT_##DT, n, {fadd_##DT, fcas_##DT, swap_##DT}, zero_##DT}
+    AMO_TYPE("u32", U32, 4), AMO_TYPE("u64", U64, 8), AMO_TYPE("i32", I32, 4),
+    AMO_TYPE("i64", I64, 8), AMO_TYPE("flt", FLT, 4), AMO_TYPE("dbl", DBL, 8),
+#undef AMO_TYPE
+};
+static const gex_OP_t amo_ops[3] = {GEX_OP_FADD, GEX_OP_FCAS, GEX_OP_SWAP};
 
 static void sync_all(void *ctx) { (void)ctx; barrier(); }
 
-/* bu_run_fn of the pair benchmarks. */
-typedef struct { gex_AD_t ad; int is64, lat; void *p; } pair_ctx_t;
+/* bu_run_fn of the pair benchmarks: one (op, type) loop, timed. */
+typedef struct { const struct amo_type *ty; int op, lat; gex_AD_t ad; void *p; } pair_ctx_t;
 static double pair_run(void *ctx, size_t size, long iters)
 {
     const pair_ctx_t *c = ctx;
     (void)size;
-    return fadd(c->ad, c->is64, c->lat, 1, c->p, iters);
+    double t0 = bu_now();
+    c->ty->loop[c->op](c->ad, c->lat, 1, c->p, iters);
+    return bu_now() - t0;
 }
 
-/* amo_fadd_latency / amo_fadd_throughput: rank 0 to a word of rank 1. */
-static void pair_bench(const char *bench, int lat)
+/* amo_<op>_latency / amo_<op>_throughput (op 0 fadd, 1 fcas, 2 swap): rank 0 to a word of
+ * rank 1, every type. */
+static void pair_bench(const char *bench, int op, int lat)
 {
-    static const char *const variants[2] = {"u32", "u64"};
     if (n < 2) return;
-    for (int is64 = 0; is64 < 2; is64++) {
-        if (!bu_selected(&o, bench, variants[is64])) continue;
+    for (size_t k = 0; k < sizeof amo_types / sizeof amo_types[0]; k++) {
+        const struct amo_type *ty = &amo_types[k];
+        if (!bu_selected(&o, bench, ty->variant)) continue;
         gex_AD_t ad;
-        gex_AD_Create(&ad, tm, is64 ? GEX_DT_U64 : GEX_DT_U32, GEX_OP_FADD, 0);
+        gex_AD_Create(&ad, tm, ty->dt, amo_ops[op] | GEX_OP_SET, 0);
         void *p = (char *)seg_of(1) + 8;
+        if (me == 0) ty->zero(ad, 1, p); /* fcas compares with 0 */
         long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
         if (iters > max_iters) iters = max_iters;
         double vals[BU_MAX_TRIALS];
-        pair_ctx_t c = { ad, is64, lat, p };
+        pair_ctx_t c = { ty, op, lat, ad, p };
         bu_pair_t pair = { pair_run, sync_all, &c, (int)me };
         bu_pair_trials(&o, &pair, 0, iters, lat, 1.0, vals);
-        bu_report_iters(&o, (int)me, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
+        bu_report_iters(&o, (int)me, bench, ty->variant, (size_t)ty->size, lat ? "latency" : "rate",
                         lat ? "us" : "Mops/s", vals, iters);
         barrier();
         gex_AD_Destroy(ad);
@@ -116,7 +142,7 @@ static void hotspot(void)
         if (me == 0) gex_Event_Wait(gex_AD_OpNB_U64(ad, NULL, 0, p, GEX_OP_SET, 0, 0, 0));
         barrier();
         double t0 = bu_now();
-        fadd(ad, 1, 0, 0, p, iters);
+        fadd_U64(ad, 0, 0, p, iters);
         double mine[2] = {-t0, bu_now()}, span[2]; /* max of -start = -(min start) */
         gex_Event_Wait(gex_Coll_ReduceToOneNB(tm, 0, span, mine, GEX_DT_DBL, sizeof(double), 2,
                                               GEX_OP_MAX, NULL, NULL, 0));
@@ -156,8 +182,12 @@ int main(int argc, char **argv)
     max_iters = bu_iters(&o, 50000, 0, 0, 10);
     results = bu_alloc((size_t)max_iters * sizeof *results);
     barrier();
-    pair_bench("amo_fadd_latency", 1);
-    pair_bench("amo_fadd_throughput", 0);
+    pair_bench("amo_fadd_latency", 0, 1);
+    pair_bench("amo_fadd_throughput", 0, 0);
+    pair_bench("amo_fcas_latency", 1, 1);
+    pair_bench("amo_fcas_throughput", 1, 0);
+    pair_bench("amo_swap_latency", 2, 1);
+    pair_bench("amo_swap_throughput", 2, 0);
     hotspot();
     fflush(stdout);
     barrier();

@@ -53,17 +53,23 @@ RV_AD_DECL(DBL, double)
 /* ---- inline fast path (reserved: _rivet_* are not API) ------------------------------------
  * An operation on a domain that uses CPU atomics, flags 0, outside an AM handler, on a valid
  * target this process maps: done here, as the library would do it (relaxed): one CPU atomic
- * for an integer type and a compile-time opcode, else a call of the domain's CPU function
- * (no checks left to make). Anything else calls the library,
+ * for an integer type and a compile-time opcode; for FLT/DBL a compile-time opcode is one
+ * CPU atomic (GET SET SWAP CAS FCAS) or a compare-exchange loop on the word's bits (the
+ * arithmetic ones, the same expressions as the library's); (F)ADD known only at run time is
+ * the fetch-add (integers) or that loop (FLT/DBL); any other op a call of the domain's CPU
+ * function for that op (no checks left to make, no switch). Anything else calls the library,
  * which makes every check with its message. The head mirrors the library's struct rv_ad (it
  * asserts the layout); clients must not use it. RIVET_NO_INLINE turns it off. */
+/* the relaxed CPU atomic, one op, on a local word; returns the old value */
+typedef uint64_t (*_rivet_amo_fn_t)(void *p, uint64_t a, uint64_t b);
 struct _rivet_ad_head {
-    const struct _rivet_tm_head *tm;
-    struct _rivet_segent *const *map; /* the segment table (NULL inside before attach) */
-    gex_DT_t dt;
-    gex_OP_t fast_ops; /* the domain's ops when it uses CPU atomics, else 0 */
-    /* the relaxed CPU atomic on a local word, any op of dt; returns the old value */
-    uint64_t (*cpu)(void *p, gex_OP_t op, uint64_t a, uint64_t b);
+    const struct _rivet_segent *seg; /* the segment table, once the library knows it */
+    const gex_Rank_t *jobranks;       /* [size]: team rank -> jobrank (never NULL) */
+    const _rivet_amo_fn_t *fn; /* [log2 of a GEX_OP_*]: the function for each op of the type */
+    /* [log2 of a GEX_DT_*]: the domain's ops in its type's slot when it uses CPU atomics,
+     * else 0 (so one test checks the type and the op) */
+    gex_OP_t fast[6];
+    gex_Rank_t size; /* the team's size once seg is set (stored after it), else 0 */
 };
 
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
@@ -71,6 +77,12 @@ struct _rivet_ad_head {
     (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS | GEX_OP_ADD |          \
      GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_INC | GEX_OP_FINC | GEX_OP_DEC |         \
      GEX_OP_FDEC | GEX_OP_AND | GEX_OP_FAND | GEX_OP_OR | GEX_OP_FOR | GEX_OP_XOR | GEX_OP_FXOR)
+/* FLT/DBL: done as a CPU atomic on the bits, or as a compare-exchange loop */
+#define _RIVET_AD_FP_BITS (GEX_OP_SET | GEX_OP_GET | GEX_OP_SWAP | GEX_OP_CAS | GEX_OP_FCAS)
+#define _RIVET_AD_FP_ARITH                                                                    \
+    (GEX_OP_ADD | GEX_OP_FADD | GEX_OP_SUB | GEX_OP_FSUB | GEX_OP_INC | GEX_OP_FINC |         \
+     GEX_OP_DEC | GEX_OP_FDEC | GEX_OP_MULT | GEX_OP_FMULT | GEX_OP_MIN | GEX_OP_FMIN |       \
+     GEX_OP_MAX | GEX_OP_FMAX)
 #define _RIVET_AD_FETCHING                                                                    \
     (GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN | GEX_OP_FMAX | GEX_OP_FINC |     \
      GEX_OP_FDEC | GEX_OP_FAND | GEX_OP_FOR | GEX_OP_FXOR | GEX_OP_SWAP | GEX_OP_FCAS |        \
@@ -82,13 +94,11 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
                  gex_Flags_t flags, unsigned n)
 {
     const struct _rivet_ad_head *a = (const struct _rivet_ad_head *)(const void *)ad;
-    if (__builtin_expect(!a || a->dt != dt || flags || !(op & a->fast_ops) ||
+    if (__builtin_expect(!a || flags || !(op & a->fast[__builtin_ctz(dt)]) ||
                              _rivet_am_token != 0, 0))
         return 0;
-    const struct _rivet_tm_head *t = a->tm;
-    const struct _rivet_segent *map = *a->map;
-    if (__builtin_expect(rank >= t->size || !map, 0)) return 0;
-    const struct _rivet_segent *m = &map[t->jobranks ? t->jobranks[rank] : rank];
+    if (__builtin_expect(rank >= a->size, 0)) return 0;
+    const struct _rivet_segent *m = &a->seg[a->jobranks[rank]];
     uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
     if (__builtin_expect(!m->local_base || m->size < n || off > m->size - n ||
                              ((uintptr_t)addr & (n - 1)), 0))
@@ -96,8 +106,44 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
     return (char *)m->local_base + off;
 }
 
-/* One operation done here (1), or 0: the library does it. A compile-time opcode the code
- * below knows becomes one CPU atomic; any other valid one calls the domain's CPU function. */
+/* FLT/DBL arithmetic (op one of _RIVET_AD_FP_ARITH) on the word w: a relaxed compare-exchange
+ * loop computing in the type, as ratomic_cpu.c does (a constant op folds to one expression).
+ * Returns the bits found before. */
+#define _RIVET_AD_FP(DT, T, UT)                                                              \
+    static inline __attribute__((always_inline)) UT                                           \
+    _rivet_ad_fp_##DT(UT *w, gex_OP_t op, T y)                                               \
+    {                                                                                         \
+        UT old = __atomic_load_n(w, __ATOMIC_RELAXED), nv;                                    \
+        T x, r;                                                                               \
+        do {                                                                                  \
+            memcpy(&x, &old, sizeof x);                                                       \
+            if (op & (GEX_OP_ADD | GEX_OP_FADD)) r = x + y;                                   \
+            else if (op & (GEX_OP_SUB | GEX_OP_FSUB)) r = x - y;                              \
+            else if (op & (GEX_OP_INC | GEX_OP_FINC)) r = x + (T)1;                           \
+            else if (op & (GEX_OP_DEC | GEX_OP_FDEC)) r = x - (T)1;                           \
+            else if (op & (GEX_OP_MULT | GEX_OP_FMULT)) r = x * y;                            \
+            else if (op & (GEX_OP_MIN | GEX_OP_FMIN)) r = x < y ? x : y;                      \
+            else r = x > y ? x : y;                                                           \
+            memcpy(&nv, &r, sizeof nv);                                                       \
+        } while (!__atomic_compare_exchange_n(w, &old, nv, 1, __ATOMIC_RELAXED,               \
+                                              __ATOMIC_RELAXED));                             \
+        return old;                                                                           \
+    }
+_RIVET_AD_FP(FLT, float, uint32_t)
+_RIVET_AD_FP(DBL, double, uint64_t)
+#undef _RIVET_AD_FP
+/* never called: the integer types take the CPU atomics */
+#define _rivet_ad_fp_I32(w, op, y) 0
+#define _rivet_ad_fp_U32(w, op, y) 0
+#define _rivet_ad_fp_I64(w, op, y) 0
+#define _rivet_ad_fp_U64(w, op, y) 0
+
+#define _RIVET_AD_FN(ad, op)                                                                  \
+    (((const struct _rivet_ad_head *)(const void *)(ad))->fn[__builtin_ctz(op)])
+
+/* One operation done here (1), or 0: the library does it. An opcode known only at run time:
+ * (F)ADD done here, any other valid one by the domain's function for it. A literal opcode:
+ * one CPU atomic, or (FLT/DBL arithmetic) one compare-exchange loop, or the function. */
 #define _RIVET_AD_FAST(DT, T, UT)                                                            \
     static inline __attribute__((always_inline)) int                                          \
     _rivet_ad_cpu_##DT(gex_AD_t ad, T *result_p, gex_Rank_t rank, void *addr, gex_OP_t op,    \
@@ -106,19 +152,33 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
         if (__builtin_constant_p(op) && (!op || (op & (op - 1)))) return 0;                   \
         UT *w = (UT *)(void *)_rivet_ad_direct(ad, GEX_DT_##DT, rank, addr, op, flags,        \
                                                 sizeof(UT));                                  \
-        if (__builtin_expect(!w || (op & (op - 1)) || ((op & _RIVET_AD_FETCHING) && !result_p), \
-                             0))                                                              \
-            return 0;                                                                         \
+        if (__builtin_expect(!w, 0)) return 0;                                                \
         UT x, y, old = 0;                                                                     \
         memcpy(&x, &a1, sizeof x);                                                            \
         memcpy(&y, &a2, sizeof y);                                                            \
-        if (_RIVET_AD_INT_##DT && !__builtin_constant_p(op) &&                                \
-            (op & (GEX_OP_ADD | GEX_OP_FADD))) { /* the common ones, at run time */           \
-            old = __atomic_fetch_add(w, x, __ATOMIC_RELAXED);                                 \
-        } else if (!_RIVET_AD_INT_##DT || !__builtin_constant_p(op) ||                        \
-                   !(op & _RIVET_AD_INLINE_OPS)) {                                            \
-            old = (UT)((const struct _rivet_ad_head *)(const void *)ad)                       \
-                      ->cpu(w, op, (uint64_t)x, (uint64_t)y);                                 \
+        if (!__builtin_constant_p(op)) { /* the common ones first, one compare each */        \
+            if (op == GEX_OP_FADD) {                                                          \
+                if (__builtin_expect(!result_p, 0)) return 0;                                 \
+                if (_RIVET_AD_INT_##DT) old = __atomic_fetch_add(w, x, __ATOMIC_RELAXED);     \
+                else old = (UT)_rivet_ad_fp_##DT(w, GEX_OP_FADD, a1);                         \
+                memcpy(result_p, &old, sizeof old);                                           \
+                return 1;                                                                     \
+            }                                                                                 \
+            if (op == GEX_OP_ADD) {                                                           \
+                if (_RIVET_AD_INT_##DT) __atomic_fetch_add(w, x, __ATOMIC_RELAXED);           \
+                else (void)_rivet_ad_fp_##DT(w, GEX_OP_ADD, a1);                              \
+                return 1;                                                                     \
+            }                                                                                 \
+            if (__builtin_expect((op & (op - 1)) || ((op & _RIVET_AD_FETCHING) && !result_p), \
+                                 0))                                                          \
+                return 0;                                                                     \
+            old = (UT)_RIVET_AD_FN(ad, op)(w, (uint64_t)x, (uint64_t)y);                           \
+        } else if (__builtin_expect((op & _RIVET_AD_FETCHING) && !result_p, 0)) {             \
+            return 0;                                                                         \
+        } else if (!_RIVET_AD_INT_##DT && (op & _RIVET_AD_FP_ARITH)) {                        \
+            old = (UT)_rivet_ad_fp_##DT(w, op, a1);                                           \
+        } else if (!(op & (_RIVET_AD_INT_##DT ? _RIVET_AD_INLINE_OPS : _RIVET_AD_FP_BITS))) { \
+            old = (UT)_RIVET_AD_FN(ad, op)(w, (uint64_t)x, (uint64_t)y);                           \
         } else switch (op) {                                                                  \
         case GEX_OP_GET: old = __atomic_load_n(w, __ATOMIC_RELAXED); break;                   \
         case GEX_OP_SET: __atomic_store_n(w, x, __ATOMIC_RELAXED); break;                     \
@@ -175,6 +235,11 @@ _RIVET_AD_FAST(U64, uint64_t, uint64_t)
 _RIVET_AD_FAST(FLT, float, uint32_t)
 _RIVET_AD_FAST(DBL, double, uint64_t)
 #undef _RIVET_AD_FAST
+#undef _rivet_ad_fp_I32
+#undef _rivet_ad_fp_U32
+#undef _rivet_ad_fp_I64
+#undef _rivet_ad_fp_U64
+#undef _RIVET_AD_FN
 #define gex_AD_OpNB_I32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I32(ad, r, k, a, op, x, y, f)
 #define gex_AD_OpNB_U32(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_U32(ad, r, k, a, op, x, y, f)
 #define gex_AD_OpNB_I64(ad, r, k, a, op, x, y, f) _rivet_ad_opnb_I64(ad, r, k, a, op, x, y, f)

@@ -544,9 +544,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
     # hot spot at 1, 2, 4 and 8 ranks (on 2 cores, 4 and 8 ranks time-share: Rivet's waits
     # yield; MPI's busy-poll, so MPI runs them in the first round only, see mpi_amo)
     log "round $r/$ROUNDS: remote atomics"
+    # rank 0 to rank 1: fetch-add, fetching compare-and-swap, swap; every type
+    AMO_PAIR=amo_fadd_latency,amo_fadd_throughput,amo_fcas_latency,amo_fcas_throughput
+    AMO_PAIR+=,amo_swap_latency,amo_swap_throughput
     for cfg in auto ref; do
-        rivet_amo amo "$r" "$cfg" "$NP" --only amo_fadd_latency,amo_fadd_throughput
-        [ "$cfg" = auto ] && gasnet smp amo "$r" bench_amo --only amo_fadd_latency,amo_fadd_throughput
+        rivet_amo amo "$r" "$cfg" "$NP" --only "$AMO_PAIR"
+        [ "$cfg" = auto ] && gasnet smp amo "$r" bench_amo --only "$AMO_PAIR"
         for k in 1 2 4 8; do rivet_amo amo_hotspot "$r" "$cfg" "$k" --only amo_hotspot; done
     done
     if [ "$PEERS" = 1 ]; then

@@ -275,16 +275,20 @@ def amo_tables(st):
     for p in peers:
         head += ["%s best" % p, "Rivet/%s" % p]
     rows = []
-    specs = [("amo_fadd_latency", v, "latency", "us", "fetch-add latency, %s (us)" % v.upper())
-             for v in ("u32", "u64")]
-    specs += [("amo_fadd_throughput", v, "rate", "Mops/s",
-               "fetch-add throughput, %s (Mops/s)" % v.upper()) for v in ("u32", "u64")]
+    specs = []
+    for op, what in (("fadd", "fetch-add"), ("fcas", "fetching CAS"), ("swap", "swap")):
+        for v in ("u32", "u64", "i32", "i64", "flt", "dbl"):
+            specs.append(("amo_%s_latency" % op, v, "latency", "us",
+                          "%s latency, %s (us)" % (what, v.upper())))
+        for v in ("u32", "u64", "i32", "i64", "flt", "dbl"):
+            specs.append(("amo_%s_throughput" % op, v, "rate", "Mops/s",
+                          "%s throughput, %s (Mops/s)" % (what, v.upper())))
     nps = sorted({k[2] for k in st.groups if k[0] == "amo_hotspot"},
                  key=lambda v: int(v[2:]) if v[2:].isdigit() else 0)
     specs += [("amo_hotspot", v, "rate", "Mops/s", "hot spot, np %s (aggregate Mops/s)" % v[2:])
               for v in nps]
     for bench, v, metric, unit, title in specs:
-        size = 4 if v == "u32" else 8
+        size = 4 if v in ("u32", "i32", "flt") else 8
         cpu = st.stat(bench, RIVET, v, "", size, metric)
         ref = st.stat(bench, RIVET, v, "ref", size, metric)
         if not cpu and not ref:
@@ -323,7 +327,7 @@ def amo_ofi_table(st, meta):
                                       ("amo_fadd_throughput", "rate", "Mops/s",
                                        "fetch-add throughput, %s (Mops/s)")):
         for v in ("u32", "u64"):
-            size = 4 if v == "u32" else 8
+            size = 4 if v in ("u32", "i32", "flt") else 8
             a = st.stat(bench, OFI_, v, "auto", size, metric)
             r = st.stat(bench, OFI_, v, "ref", size, metric)
             if not a and not r:

@@ -6,7 +6,9 @@
  * gasnet_exit. Without a client handler the rank ends as the original signal would have
  * ended it (a SIGQUIT sent directly: as SIGTERM would, without a core file). Crash signals
  * keep their default action (a crash is reported as one), unless the client or a tool (a
- * sanitizer, a debugger) catches them. A rank whose transport finds a peer gone first waits
+ * sanitizer, a debugger) catches them; with RIVET_STATS or RIVET_TRACE on, a handler first
+ * writes the rank's counters and events, then the crash goes on as before (the default action,
+ * or the sanitizer's handler it was installed over). A rank whose transport finds a peer gone first waits
  * for that end (rv_exit_await_end) before calling it a failure of its own. */
 #include "core/core.h"
 #include "boot/boot.h"
@@ -41,6 +43,38 @@ static void rv_exit_sigquit(int sig)
     sigprocmask(SIG_UNBLOCK, &s, NULL); /* we may be inside orig's own handler */
     raise(orig);
     _exit(128 + orig);
+}
+
+/* Crash signals with stats or trace on: what ran before us (SIG_DFL, or a sanitizer's). */
+static const int rv_exit_crash_sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+#define RV_EXIT_NCRASH (sizeof rv_exit_crash_sigs / sizeof rv_exit_crash_sigs[0])
+static struct sigaction rv_exit_crash_prev[RV_EXIT_NCRASH];
+
+static void rv_exit_crash(int sig, siginfo_t *si, void *uc)
+{
+    (void)si;
+    (void)uc;
+    static const char *const names[RV_EXIT_NCRASH] = { "SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE",
+                                                       "SIGABRT" };
+    size_t i = 0;
+    while (i + 1 < RV_EXIT_NCRASH && rv_exit_crash_sigs[i] != sig) i++;
+    /* the previous action first: a fault inside what follows ends the rank as it would have */
+    sigaction(sig, &rv_exit_crash_prev[i], NULL);
+    rv_stats_dump_sig("crash", names[i]); /* static buffer, one write(2) */
+    rv_trace_fini_signal();
+    /* pending until we return: then the default action (or the sanitizer) takes it; a
+     * faulting instruction would fault again anyway */
+    raise(sig);
+}
+
+static int rv_exit_sanitizer(const struct sigaction *old)
+{
+    if (old->sa_handler == SIG_DFL || old->sa_handler == SIG_IGN) return 0;
+    Dl_info di;
+    void *fn = (old->sa_flags & SA_SIGINFO) ? (void *)old->sa_sigaction : (void *)old->sa_handler;
+    return dladdr(fn, &di) && di.dli_fname &&
+           (strstr(di.dli_fname, "libasan") || strstr(di.dli_fname, "libtsan") ||
+            strstr(di.dli_fname, "libubsan") || strstr(di.dli_fname, "clang_rt"));
 }
 
 static void rv_exit_sigterm(int sig)
@@ -90,8 +124,20 @@ void rv_exit_install(void)
     rv_exit_catch(SIGINT, rv_exit_sigterm);
     rv_exit_catch(SIGTERM, rv_exit_sigterm);
     rv_exit_catch(SIGHUP, rv_exit_sigterm);
-    static const int crash[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-    for (size_t i = 0; i < sizeof crash / sizeof crash[0]; i++) rv_exit_catch(crash[i], SIG_DFL);
+    for (size_t i = 0; i < RV_EXIT_NCRASH; i++) {
+        int sig = rv_exit_crash_sigs[i];
+        rv_exit_catch(sig, SIG_DFL);
+        if (!RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE)) continue;
+        struct sigaction old, sa;
+        if (sigaction(sig, NULL, &old)) continue;
+        if (old.sa_handler != SIG_DFL && !rv_exit_sanitizer(&old)) continue; /* the client's */
+        rv_exit_crash_prev[i] = old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = rv_exit_crash;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(sig, &sa, NULL);
+    }
 }
 
 void rv_exit_await_end(void)

@@ -6,9 +6,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +30,20 @@ typedef struct rv_st_blk {
 
 static rv_st_blk_t *_Atomic rv_st_blocks;
 static _Thread_local rv_st_blk_t *rv_st_mine;
+
+/* The live file (RV_STATS_LIVE_* in core/stats.h): the threads' blocks live in a MAP_SHARED
+ * mapping of it, so that a rank killed by SIGKILL leaves its counters behind; removed once the
+ * record is written. Threads beyond its slots get private blocks (not seen after a SIGKILL). */
+static rv_stats_live_t *rv_st_live;
+static char rv_st_live_path[4200];
+
+/* Counters a module keeps elsewhere that also feed a core counter (tp.retransmits). */
+#define RV_ST_EXTRAS 4
+static struct {
+    rv_stat_t id;
+    uint64_t (*get)(void);
+} rv_st_extra[RV_ST_EXTRAS];
+static int rv_st_nextra;
 
 #define RV_ST_SOURCES 8
 static struct {
@@ -51,7 +67,17 @@ uint64_t rv_stats_now(void)
 
 static __attribute__((noinline)) rv_st_blk_t *rv_st_new(void)
 {
-    rv_st_blk_t *b = calloc(1, sizeof *b);
+    rv_st_blk_t *b = NULL;
+    if (rv_st_live) {
+        uint32_t i = atomic_fetch_add_explicit(&rv_st_live->nblocks, 1, memory_order_relaxed);
+        if (i < rv_st_live->nblocks_max)
+            b = (rv_st_blk_t *)(void *)((char *)rv_st_live + rv_st_live->blocks_off +
+                                        (size_t)i * rv_st_live->stride);
+        else
+            atomic_store_explicit(&rv_st_live->nblocks, rv_st_live->nblocks_max,
+                                  memory_order_relaxed);
+    }
+    if (!b) b = calloc(1, sizeof *b);
     if (!b) rv_fatal("RIVET_STATS: out of memory for a thread's counters");
     b->next = atomic_load_explicit(&rv_st_blocks, memory_order_relaxed);
     while (!atomic_compare_exchange_weak_explicit(&rv_st_blocks, &b->next, b,
@@ -76,6 +102,74 @@ void rv_stats_source(const char *prefix, void (*fn)(rv_stats_emit_t emit, void *
     rv_st_src[rv_st_nsrc].prefix = prefix;
     rv_st_src[rv_st_nsrc].fn = fn;
     rv_st_nsrc++;
+}
+
+void rv_stats_extra(rv_stat_t id, uint64_t (*get)(void))
+{
+    for (int i = 0; i < rv_st_nextra; i++)
+        if (rv_st_extra[i].get == get) return;
+    if (rv_st_nextra == RV_ST_EXTRAS) rv_fatal("RIVET_STATS: too many extra counters");
+    rv_st_extra[rv_st_nextra].id = id;
+    rv_st_extra[rv_st_nextra].get = get;
+    rv_st_nextra++;
+}
+
+/* Creates the live file next to the record; no live file (counters in private memory) if that
+ * fails: a SIGKILL then leaves nothing, everything else works as before. */
+static void rv_st_live_open(int per_rank)
+{
+    if (per_rank) snprintf(rv_st_live_path, sizeof rv_st_live_path, "%s.live", rv_st_path);
+    else
+        snprintf(rv_st_live_path, sizeof rv_st_live_path, "%s.%u.live", rv_st_path,
+                 (unsigned)rv_job.rank);
+    size_t names = 0;
+    for (int i = 0; i < RV_ST_COUNT; i++) names += strlen(rv_st_names[i]) + 1;
+    size_t stride = (sizeof(rv_st_blk_t) + 63) & ~(size_t)63;
+    size_t blocks_off = (sizeof(rv_stats_live_t) + names + 63) & ~(size_t)63;
+    size_t len = blocks_off + RV_STATS_LIVE_BLOCKS * stride;
+    int fd = open(rv_st_live_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    void *m = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)len) == 0)
+        m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0) close(fd);
+    if (m == MAP_FAILED) {
+        rv_verbose(1, "RIVET_STATS: no live file %s (%s): a rank killed by SIGKILL leaves no "
+                      "counters", rv_st_live_path, strerror(errno));
+        if (fd >= 0) unlink(rv_st_live_path);
+        rv_st_live_path[0] = 0;
+        return;
+    }
+    rv_stats_live_t *h = m;
+    h->version = RV_STATS_LIVE_VERSION;
+    h->rank = rv_job.rank;
+    h->size = rv_job.size;
+    h->ncounters = RV_ST_COUNT;
+    h->stride = (uint32_t)stride;
+    h->nblocks_max = RV_STATS_LIVE_BLOCKS;
+    h->names_off = (uint32_t)sizeof *h;
+    h->blocks_off = (uint32_t)blocks_off;
+    h->pid = (uint64_t)getpid();
+    h->t0_ns = rv_st_t0;
+    h->tick0 = rv_st_tick0;
+    snprintf(h->host, sizeof h->host, "%s", rv_job.hostname);
+    char *p = (char *)m + h->names_off;
+    for (int i = 0; i < RV_ST_COUNT; i++) {
+        size_t l = strlen(rv_st_names[i]) + 1;
+        memcpy(p, rv_st_names[i], l);
+        p += l;
+    }
+    atomic_thread_fence(memory_order_release);
+    memcpy(h->magic, RV_STATS_LIVE_MAGIC, sizeof h->magic); /* complete: readers may trust it */
+    rv_st_live = h;
+}
+
+/* A client's fork() child is not the rank: it leaves the rank's live file alone and counts
+ * (if it does) in private blocks. */
+static void rv_st_atfork_child(void)
+{
+    rv_st_live = NULL;
+    rv_st_live_path[0] = 0;
+    rv_st_mine = NULL;
 }
 
 void rv_stats_init(void)
@@ -117,6 +211,10 @@ void rv_stats_init(void)
     }
     rv_st_t0 = rv_stats_now();
     rv_st_tick0 = rv_stats_ticks();
+    if (!rv_st_fd_std) {
+        rv_st_live_open(per_rank);
+        if (rv_st_live) pthread_atfork(NULL, NULL, rv_st_atfork_child);
+    }
     rv_obs_mask |= RV_OBS_STATS;
 }
 
@@ -162,7 +260,9 @@ static void rv_st_emit(const char *name, uint64_t value, void *ctx)
     rv_st_putu(o, value);
 }
 
-void rv_stats_dump(const char *reason)
+void rv_stats_dump(const char *reason) { rv_stats_dump_sig(reason, NULL); }
+
+void rv_stats_dump_sig(const char *reason, const char *signame)
 {
     if (!(rv_obs_mask & RV_OBS_STATS) || atomic_exchange(&rv_st_done, 1)) return;
     static char buf[32768];
@@ -172,6 +272,7 @@ void rv_stats_dump(const char *reason)
     for (rv_st_blk_t *b = atomic_load_explicit(&rv_st_blocks, memory_order_acquire); b;
          b = b->next)
         for (int i = 0; i < RV_ST_COUNT; i++) sum[i] += __atomic_load_n(&b->v[i], __ATOMIC_RELAXED);
+    for (int i = 0; i < rv_st_nextra; i++) sum[rv_st_extra[i].id] += rv_st_extra[i].get();
 
     /* ticks -> nanoseconds for the timed counters (names ending in "_ns") */
     uint64_t el_ns = rv_stats_now() - rv_st_t0, el_ticks = rv_stats_ticks() - rv_st_tick0;
@@ -193,6 +294,10 @@ void rv_stats_dump(const char *reason)
         if (*p != '"' && *p != '\\') o.buf[o.n++] = *p;
     rv_st_puts(&o, "\",\"reason\":\"");
     rv_st_puts(&o, reason);
+    if (signame) {
+        rv_st_puts(&o, "\",\"signal\":\"");
+        rv_st_puts(&o, signame);
+    }
     rv_st_puts(&o, "\",\"elapsed_ns\":");
     rv_st_putu(&o, el_ns);
     rv_st_puts(&o, ",\"counters\":{");
@@ -222,4 +327,6 @@ void rv_stats_dump(const char *reason)
         if (w > 0) off += (size_t)w;
     }
     if (fd > 2) close(fd);
+    /* the record is out: the live file has nothing more to tell (kept if the write failed) */
+    if (off == o.n && rv_st_live_path[0]) unlink(rv_st_live_path);
 }

@@ -95,14 +95,39 @@ static const char *rv_ad_impl_name(rv_ad_impl_t impl, const rv_ratomic_native_t 
     _Static_assert(offsetof(struct rv_ad, f) == offsetof(struct _rivet_ad_head, f) &&         \
                    sizeof(((struct rv_ad *)0)->f) == sizeof(((struct _rivet_ad_head *)0)->f), \
                    "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad." #f)
-RV_AD_SAME(tm);
-RV_AD_SAME(map);
-RV_AD_SAME(dt);
-RV_AD_SAME(fast_ops);
-_Static_assert(offsetof(struct rv_ad, fast_cpu) == offsetof(struct _rivet_ad_head, cpu),
-               "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad.fast_cpu");
+_Static_assert(offsetof(struct rv_ad, seg) == offsetof(struct _rivet_ad_head, seg) &&
+                   sizeof(((struct rv_ad *)0)->seg) == sizeof(void *),
+               "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad.seg");
+RV_AD_SAME(jobranks);
+RV_AD_SAME(fast);
+_Static_assert(offsetof(struct rv_ad, tm_size) == offsetof(struct _rivet_ad_head, size) &&
+                   sizeof(((struct rv_ad *)0)->tm_size) == sizeof(gex_Rank_t),
+               "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad.tm_size");
+_Static_assert(offsetof(struct rv_ad, fast_fn) == offsetof(struct _rivet_ad_head, fn),
+               "gasnet_ratomic.h's struct _rivet_ad_head does not mirror rv_ad.fast_fn");
+_Static_assert(GEX_DT_I32 == 1 && GEX_DT_DBL == 1 << 5,
+               "struct rv_ad.fast has a slot per type, at log2 of its GEX_DT_*");
 
 /* ---- domains ------------------------------------------------------------------------------ */
+
+/* The identity map of the job's ranks, shared by every domain of a team whose jobranks are
+ * its ranks (the inline path indexes a table without testing for NULL). Built by the first
+ * gex_AD_Create that needs it; lives as long as the process. */
+static const gex_Rank_t *rv_ratomic_identity(void)
+{
+    static _Atomic(gex_Rank_t *) ids;
+    gex_Rank_t *p = atomic_load_explicit(&ids, memory_order_acquire);
+    if (p) return p;
+    gex_Rank_t *mine = malloc((size_t)(rv_job.size ? rv_job.size : 1) * sizeof *mine);
+    if (!mine) rv_fatal("gex_AD_Create: out of memory");
+    for (gex_Rank_t r = 0; r < rv_job.size; r++) mine[r] = r;
+    if (!atomic_compare_exchange_strong_explicit(&ids, &p, mine, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(mine); /* another thread's is in place: p */
+        return p;
+    }
+    return mine;
+}
 
 #define RV_AD_FAVOR \
     (GEX_FLAG_AD_FAVOR_MY_RANK | GEX_FLAG_AD_FAVOR_MY_NBRHD | GEX_FLAG_AD_FAVOR_REMOTE)
@@ -138,12 +163,15 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm, gex_DT_t dt, gex_OP_t ops, gex_F
     ad->cpu[0] = rv_ratomic_cpu_fn(dt, 0);
     ad->cpu[1] = rv_ratomic_cpu_fn(dt, 1);
     ad->impl = rv_ad_choose(tm, dt, ops, flags, &ad->native);
-    ad->map = &rv_segmap;
+    atomic_init(&ad->seg, rv_segmap);
     /* (0 while observability is on: every operation then passes the hooks here; with
      * RIVET_STATS the CPU path is the counted one) */
-    ad->fast_ops = ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
+    ad->fast[__builtin_ctz(dt)] =
+        ad->impl == RV_AD_CPU && !RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? ops : 0;
     if (ad->impl == RV_AD_CPU && RV_STAT_ON()) ad->impl = RV_AD_CPU_COUNTED;
-    ad->fast_cpu = ad->cpu[0];
+    ad->fast_fn = rv_ratomic_cpu_tab(dt);
+    atomic_init(&ad->tm_size, rv_segmap ? tm->size : 0);
+    ad->jobranks = tm->jobranks ? tm->jobranks : rv_ratomic_identity();
     if (tm->jobranks) { /* membership, for GEX_FLAG_RANK_IS_JOBRANK */
         uint8_t *mem = calloc(rv_job.size, 1);
         if (!mem) rv_fatal("%s: out of memory", call);
@@ -334,6 +362,11 @@ rv_ad_op_body(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Ra
 
     const unsigned n = ad->size;
     const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : &rv_ad_no_segment;
+    /* the inline path's table, for a domain created before the segment table existed */
+    if (__builtin_expect(rv_segmap && !atomic_load_explicit(&ad->seg, memory_order_relaxed), 0)) {
+        atomic_store_explicit(&ad->seg, rv_segmap, memory_order_relaxed);
+        atomic_store_explicit(&ad->tm_size, ad->tm->size, memory_order_release);
+    }
     uintptr_t base = (uintptr_t)m->owner_base, t = (uintptr_t)addr;
     if (__builtin_expect(flags & GEX_FLAG_PEER_SEG_OFFSET, 0)) t += base;
     if (__builtin_expect(m->size < n || t - base > m->size - n || (t & (n - 1)), 0))

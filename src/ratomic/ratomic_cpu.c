@@ -13,7 +13,8 @@
  * (strong compare-exchange); for floats it compares bit patterns, as the spec permits.
  * MO is the memory order of the access (relaxed, or seq_cst under ACQ/REL). */
 #define RV_AMO_INT(NAME, UT, CT, MO)                                                          \
-    static uint64_t NAME(void *vp, gex_OP_t op, uint64_t a64, uint64_t b64)                   \
+    static inline __attribute__((always_inline)) uint64_t NAME(void *vp, gex_OP_t op,          \
+                                                               uint64_t a64, uint64_t b64)     \
     {                                                                                         \
         UT *p = vp, a = (UT)a64, b = (UT)b64, old, nv;                                        \
         switch (op) {                                                                         \
@@ -43,7 +44,8 @@
     }
 
 #define RV_AMO_FP(NAME, UT, FT, MO)                                                           \
-    static uint64_t NAME(void *vp, gex_OP_t op, uint64_t a64, uint64_t b64)                   \
+    static inline __attribute__((always_inline)) uint64_t NAME(void *vp, gex_OP_t op,          \
+                                                               uint64_t a64, uint64_t b64)     \
     {                                                                                         \
         UT *p = vp, a = (UT)a64, b = (UT)b64, old, nv;                                        \
         FT x, y, r;                                                                           \
@@ -75,18 +77,74 @@
         return old;                                                                           \
     }
 
-RV_AMO_INT(rv_amo_i32, uint32_t, int32_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_u32, uint32_t, uint32_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_i64, uint64_t, int64_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_u64, uint64_t, uint64_t, __ATOMIC_RELAXED)
-RV_AMO_FP(rv_amo_flt, uint32_t, float, __ATOMIC_RELAXED)
-RV_AMO_FP(rv_amo_dbl, uint64_t, double, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_i32_sc, uint32_t, int32_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_u32_sc, uint32_t, uint32_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_i64_sc, uint64_t, int64_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_u64_sc, uint64_t, uint64_t, __ATOMIC_SEQ_CST)
-RV_AMO_FP(rv_amo_flt_sc, uint32_t, float, __ATOMIC_SEQ_CST)
-RV_AMO_FP(rv_amo_dbl_sc, uint64_t, double, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_i32_body, uint32_t, int32_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_u32_body, uint32_t, uint32_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_i64_body, uint64_t, int64_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_u64_body, uint64_t, uint64_t, __ATOMIC_RELAXED)
+RV_AMO_FP(rv_amo_flt_body, uint32_t, float, __ATOMIC_RELAXED)
+RV_AMO_FP(rv_amo_dbl_body, uint64_t, double, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_i32_sc_body, uint32_t, int32_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_u32_sc_body, uint32_t, uint32_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_i64_sc_body, uint64_t, int64_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_u64_sc_body, uint64_t, uint64_t, __ATOMIC_SEQ_CST)
+RV_AMO_FP(rv_amo_flt_sc_body, uint32_t, float, __ATOMIC_SEQ_CST)
+RV_AMO_FP(rv_amo_dbl_sc_body, uint64_t, double, __ATOMIC_SEQ_CST)
+
+/* The functions of rv_ratomic_cpu_fn: any op, a switch on it. */
+#define RV_AMO_ANY(NAME)                                                                      \
+    static uint64_t NAME(void *p, gex_OP_t op, uint64_t a, uint64_t b)                        \
+    {                                                                                         \
+        return NAME##_body(p, op, a, b);                                                      \
+    }
+RV_AMO_ANY(rv_amo_i32)
+RV_AMO_ANY(rv_amo_u32)
+RV_AMO_ANY(rv_amo_i64)
+RV_AMO_ANY(rv_amo_u64)
+RV_AMO_ANY(rv_amo_flt)
+RV_AMO_ANY(rv_amo_dbl)
+RV_AMO_ANY(rv_amo_i32_sc)
+RV_AMO_ANY(rv_amo_u32_sc)
+RV_AMO_ANY(rv_amo_i64_sc)
+RV_AMO_ANY(rv_amo_u64_sc)
+RV_AMO_ANY(rv_amo_flt_sc)
+RV_AMO_ANY(rv_amo_dbl_sc)
+
+/* The tables of rv_ratomic_cpu_tab: one relaxed function per op (the body with that op
+ * constant: no switch), at the op's bit position; NULL for ops not valid for the type. */
+#define RV_AMO_ONE(T, O)                                                                      \
+    static uint64_t rv_amo_##T##_##O(void *p, uint64_t a, uint64_t b)                         \
+    {                                                                                         \
+        return rv_amo_##T##_body(p, GEX_OP_##O, a, b);                                        \
+    }
+#define RV_AMO_SLOT(T, O) [__builtin_ctz(GEX_OP_##O)] = rv_amo_##T##_##O,
+#define RV_AMO_FP_OPS(X, T)                                                                   \
+    X(T, ADD) X(T, FADD) X(T, SUB) X(T, FSUB) X(T, MULT) X(T, FMULT) X(T, MIN) X(T, FMIN)     \
+    X(T, MAX) X(T, FMAX) X(T, INC) X(T, FINC) X(T, DEC) X(T, FDEC) X(T, SET) X(T, GET)        \
+    X(T, SWAP) X(T, CAS) X(T, FCAS)
+#define RV_AMO_INT_OPS(X, T)                                                                  \
+    RV_AMO_FP_OPS(X, T) X(T, AND) X(T, FAND) X(T, OR) X(T, FOR) X(T, XOR) X(T, FXOR)
+#define RV_AMO_TAB(T, OPS)                                                                    \
+    OPS(RV_AMO_ONE, T)                                                                        \
+    static const rv_amo_op_fn_t rv_amo_tab_##T[32] = {OPS(RV_AMO_SLOT, T)};
+RV_AMO_TAB(i32, RV_AMO_INT_OPS)
+RV_AMO_TAB(u32, RV_AMO_INT_OPS)
+RV_AMO_TAB(i64, RV_AMO_INT_OPS)
+RV_AMO_TAB(u64, RV_AMO_INT_OPS)
+RV_AMO_TAB(flt, RV_AMO_FP_OPS)
+RV_AMO_TAB(dbl, RV_AMO_FP_OPS)
+
+const rv_amo_op_fn_t *rv_ratomic_cpu_tab(gex_DT_t dt)
+{
+    switch (dt) {
+    case GEX_DT_I32: return rv_amo_tab_i32;
+    case GEX_DT_U32: return rv_amo_tab_u32;
+    case GEX_DT_I64: return rv_amo_tab_i64;
+    case GEX_DT_U64: return rv_amo_tab_u64;
+    case GEX_DT_FLT: return rv_amo_tab_flt;
+    case GEX_DT_DBL: return rv_amo_tab_dbl;
+    default: return NULL;
+    }
+}
 
 rv_amo_fn_t rv_ratomic_cpu_fn(gex_DT_t dt, int strong)
 {

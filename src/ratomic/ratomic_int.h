@@ -25,6 +25,12 @@ typedef uint64_t (*rv_amo_fn_t)(void *p, gex_OP_t op, uint64_t a, uint64_t b);
  * otherwise relaxed (atomicity only, which is all the spec promises without those flags). */
 rv_amo_fn_t rv_ratomic_cpu_fn(gex_DT_t dt, int strong);
 
+/* One relaxed CPU atomic, the op fixed (no switch): table[log2 op] for type dt, NULL where the
+ * op is not valid for dt. What gasnet_ratomic.h's inline path calls for an opcode it does not
+ * do itself (its _rivet_amo_fn_t). */
+typedef uint64_t (*rv_amo_op_fn_t)(void *p, uint64_t a, uint64_t b);
+const rv_amo_op_fn_t *rv_ratomic_cpu_tab(gex_DT_t dt);
+
 /* One operation in flight (AM reference or native). Records come from a per-thread free list
  * refilled in batches: no allocation per operation once warm. */
 typedef struct rv_amo_op {
@@ -53,11 +59,16 @@ int rv_ratomic_ref_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t op,
 
 struct rv_ad {
     /* first: what gasnet_ratomic.h's inline fast path reads (struct _rivet_ad_head) */
+    /* rv_segmap once it exists (set once, never moved): at create, or by the first operation
+     * through the library after it (rv_ad_op_body) */
+    const rv_segmap_t *_Atomic seg;
+    const gex_Rank_t *jobranks; /* tm->jobranks, or the identity (rv_ratomic_identity) */
+    const rv_amo_op_fn_t *fast_fn; /* rv_ratomic_cpu_tab(dt) */
+    gex_OP_t     fast[6];    /* [log2 dt]: ops when impl is RV_AD_CPU, else 0; other slots 0 */
+    _Atomic gex_Rank_t tm_size; /* tm->size once seg is set (stored after it), else 0 */
+    /* the rest: the library's only */
     gex_TM_t     tm;
-    rv_segmap_t *const *map; /* &rv_segmap */
     gex_DT_t     dt;
-    gex_OP_t     fast_ops;   /* ops when impl is RV_AD_CPU, else 0 */
-    rv_amo_fn_t  fast_cpu;   /* cpu[0] */
     gex_OP_t     ops;
     gex_Flags_t  flags;      /* as given to gex_AD_Create, returned unchanged by QueryFlags */
     void        *cdata;

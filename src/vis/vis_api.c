@@ -332,7 +332,7 @@ static size_t rv_vis_strided_bytes(size_t elemsz, const size_t count[], size_t l
 {
     size_t b = elemsz;
     if (!elemsz || !count) return 0; /* a no-op call may pass NULL */
-    for (size_t i = 0; i <= levels; i++) b *= count[i]; /* count[0..levels] */
+    for (size_t i = 0; i < levels; i++) b *= count[i]; /* stridelevels entries (the spec) */
     return b;
 }
 

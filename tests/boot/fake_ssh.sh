@@ -9,6 +9,9 @@
 # command line (it must be refused), then the real command runs.
 # Hosts named flood*: first $RIVET_TEST_STRANGER ("PATH MODE", tests/boot/stranger.c) floods the
 # launcher's agent port (taken from the agent command line), then the real command runs.
+# With RIVET_TEST_PRIVATE_DIR=DIR (an absolute path): the host gets its own empty DIR (a tmpfs
+# in a mount namespace of its own, with DIR/tmp in it), as if DIR were a local directory of each
+# host: what the launcher keeps there, the host does not see (tests/boot/multihost_obs.py).
 while [ $# -gt 0 ]; do
   case $1 in -*) shift ;; *) break ;; esac
 done
@@ -38,4 +41,8 @@ case $host in
 esac
 RIVET_HOSTNAME=$host
 export RIVET_HOSTNAME
+if [ -n "$RIVET_TEST_PRIVATE_DIR" ]; then
+  exec unshare -m sh -c 'mount -t tmpfs fake-host-dir "$RIVET_TEST_PRIVATE_DIR" &&
+                         mkdir "$RIVET_TEST_PRIVATE_DIR/tmp" && exec sh -c "$1"' sh "$*"
+fi
 exec sh -c "$*"

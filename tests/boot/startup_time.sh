@@ -9,6 +9,9 @@
 #   shm: 2 ranks of startup_prog over shared memory take at most SHM_RATIO x (2 ranks of
 #     /bin/true through rivetrun) + 50 ms (before the fix: ~55x, linking libfabric and UCX ran
 #     two 100 ms calibration loops in every process)
+#   udp (STARTUP_UDP=1: the transport is built): 2 ranks of startup_prog with RIVET_PSHM=0
+#     RIVET_TRANSPORT=udp, the network transport of Ethernet hosts, take at most UDP_RATIO x the
+#     shm run + 50 ms, interleaved with it (GASNet-EX udp's smallest job takes ~15x as long)
 #   ofi: 2 ranks of startup_prog with RIVET_TRANSPORT=ofi take at most OFI_RATIO x 2 ranks of
 #     startup_fi (raw libfabric: load + one fi_getinfo) (before: 2.5-3x; the bound is loose: load
 #     swings the ratio, and the readelf check above guards the main regression)
@@ -18,6 +21,8 @@ RUN=$1 LIB=$2 PROG=$3 FI=${4:-}
 N=${STARTUP_RUNS:-5}
 SHM_RATIO=15
 OFI_RATIO=3
+UDP_RATIO=3
+UDP=${STARTUP_UDP:-0}
 fail() { echo "startup_time.sh: FAIL: $*"; exit 1; }
 
 needed=$(readelf -d "$LIB" | grep NEEDED)
@@ -41,11 +46,12 @@ t1() {
 tmp=$(mktemp -d /tmp/rivet-startup.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-: >"$tmp/true"; : >"$tmp/shm"
+: >"$tmp/true"; : >"$tmp/shm"; : >"$tmp/udp"
 i=0
 while [ $i -lt "$N" ]; do
     t1 "$RUN" -n 2 /bin/true >>"$tmp/true"
     t1 "$RUN" -n 2 "$PROG" >>"$tmp/shm"
+    [ "$UDP" = 1 ] && t1 env RIVET_PSHM=0 RIVET_TRANSPORT=udp "$RUN" -n 2 "$PROG" >>"$tmp/udp"
     i=$((i + 1))
 done
 bt=$(best <"$tmp/true"); bs=$(best <"$tmp/shm")
@@ -53,6 +59,13 @@ lim=$(calc "$SHM_RATIO * $bt + 0.05")
 printf 'shm: best %.4f s, rivetrun /bin/true best %.4f s: ratio %.1f (limit %s x + 50 ms = %.4f s)\n' \
     "$bs" "$bt" "$(calc "$bs / $bt")" "$SHM_RATIO" "$lim"
 holds "$bs <= $lim" || fail "the smallest shm job is slow to start and end"
+if [ "$UDP" = 1 ]; then
+    bu=$(best <"$tmp/udp")
+    lim=$(calc "$UDP_RATIO * $bs + 0.05")
+    printf 'udp: best %.4f s, shm best %.4f s: ratio %.2f (limit %s x + 50 ms = %.4f s)\n' \
+        "$bu" "$bs" "$(calc "$bu / $bs")" "$UDP_RATIO" "$lim"
+    holds "$bu <= $lim" || fail "the smallest udp job is slow to start and end"
+fi
 
 if [ -n "$FI" ]; then
     if ! "$FI" >/dev/null 2>"$tmp/err"; then

@@ -9,9 +9,19 @@
 #   badenv bad settings stop the job before it starts, naming the variable
 #   ofi    RIVET_TRANSPORT=ofi RIVET_PSHM=0: RDMA puts and gets, native atomics, VIS by AM, and
 #          the transport's own counters folded in (tp.ofi.*)
+#   segv   the last rank dies of a segmentation fault: its record says "crash" (SIGSEGV), with
+#          exactly the counts up to then
+#   kill   the last rank is killed by SIGKILL: rivetrun makes its record from its live file
+#          ("killed"), with exactly the counts up to then
+#   udp    RIVET_TRANSPORT=udp RIVET_PSHM=0 through UDP_RELAY (the 6th argument,
+#          tests/transport/udp_relay.c) dropping 10% of the datagrams: the same exact counts,
+#          tp.retransmits > 0 and the transport's counters (tp.udp.*)
+#   udp_noloss  the same without the relay and with long retransmission timeouts: tp.retransmits
+#          is 0
 import json, os, subprocess, sys, tempfile
 
 rivetrun, info, prog, np, mode = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+relay = sys.argv[6] if len(sys.argv) > 6 else None
 fails = []
 
 
@@ -32,7 +42,7 @@ def run(cmd, env_extra, timeout=90):
 
 
 # What stats_counts does on every rank (tests/core/stats_counts.c).
-def expected(np, ref, upto_fatal=False, net=False):
+def expected(np, ref, upto_fatal=False, net=False, max_long=None):
     e = {
         "am.sent.short.request": 3, "am.sent.short.reply": 3,
         "am.sent.medium.request": 5, "am.sent.medium.reply": 5,
@@ -49,6 +59,9 @@ def expected(np, ref, upto_fatal=False, net=False):
         "am.loopback": 18 if np == 1 else 0,
         "am.immediate_refused": 0,
     }
+    if max_long:  # the 300000-byte Long went at the transport's largest (udp: 64 KiB)
+        e.update({"am.sent_bytes.long.request": 100 + max_long, "am.sent_size.256K-": 0,
+                  "am.sent_size.32K-256K": 2})
     if upto_fatal:
         return e
     if net:  # np 2 over ofi without shared memory (np 1: the own rank is mapped)
@@ -146,6 +159,62 @@ with tempfile.TemporaryDirectory() as d:
         check_job(job, np, expected(np, False, upto_fatal=True), "fatal",
                   reasons=lambda r: "fatal" if r == np - 1 else "signal")
         check("ended by a fatal error" in se, "the table does not say a rank died: " + se[-2000:])
+    elif mode in ("segv", "kill"):
+        jobtmp = os.path.join(d, "tmp")  # rivetrun's job directory goes there
+        os.mkdir(jobtmp)
+        env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "TMPDIR": jobtmp}
+        rc, so, se = run([rivetrun, "--timeout", "80", "-n", str(np), prog, mode], env)
+        check(rc != 0, "the job whose rank died exited 0")
+        sig = "SIGSEGV" if mode == "segv" else "SIGKILL"
+        # (a sanitizer's SEGV handler, run after Rivet's, ends the rank with status 1 instead)
+        check("killed by signal " + sig in se or (mode == "segv" and "Sanitizer: SEGV" in se),
+              "rivetrun did not report the %s: %s" % (sig, se[-2000:]))
+        job = json.load(open(out))
+        want = "crash" if mode == "segv" else "killed"
+        check_job(job, np, expected(np, False, upto_fatal=True), mode,
+                  reasons=lambda r: want if r == np - 1 else "signal")
+        last = job["ranks"][np - 1]
+        if mode == "segv":
+            check(last.get("signal") == "SIGSEGV", "segv: the record names signal %s" % last.get("signal"))
+            check("rank %d crashed (SIGSEGV)" % (np - 1) in se, "the table does not say it crashed: " + se[-2000:])
+        else:
+            check("rank %d was killed" % (np - 1) in se, "the table does not say it was killed: " + se[-2000:])
+        check(last.get("pid", 0) > 0 and last.get("elapsed_ns", 0) > 0, "%s: no pid or elapsed time: %s" % (mode, last))
+        left = os.listdir(jobtmp)
+        check(not left, "%s: rivetrun left its job directory behind: %s" % (mode, left))
+        if mode == "kill":
+            # without a launcher the live file stays; rivet-info --stats reads it
+            rc, so, se = run([prog, "kill"], {"RIVET_STATS_FILE": os.path.join(d, "s-%.json")})
+            live = os.path.join(d, "s-0.json.live")
+            check(rc != 0 and os.path.exists(live), "kill alone: exit %d, live file %s" % (rc, os.listdir(d)))
+            out2 = os.path.join(d, "alone.json")
+            rc, so, se = run([info, "--stats", "--json", out2, live], {})
+            check(rc == 0 and "rank 0 was killed" in so, "rivet-info --stats on a live file: %d %s %s" % (rc, so, se))
+            if rc == 0:
+                check_job(json.load(open(out2)), 1, expected(1, False, upto_fatal=True), "kill alone",
+                          reasons=lambda r: "killed")
+    elif mode in ("udp", "udp_noloss"):
+        env = {"RIVET_STATS": "1", "RIVET_STATS_JSON": out, "RIVET_PSHM": "0", "RIVET_TRANSPORT": "udp"}
+        cmd = [rivetrun, "--timeout", "100", "-n", str(np), prog]
+        if mode == "udp":
+            env["RIVET_UDP_RTO_US"] = "3000"
+            cmd = [relay, "--ranks", str(np), "--drop", "100", "--"] + cmd
+        else:  # no spurious timeouts on a loaded machine: retransmissions only after 0.5 s
+            env.update({"RIVET_UDP_RTO_US": "500000", "RIVET_UDP_RTO_MIN_US": "500000"})
+        rc, so, se = run(cmd, env, timeout=110)
+        check(rc == 0, "job failed (%d): %s" % (rc, se[-2000:]))
+        job = json.load(open(out))
+        check_job(job, np, expected(np, np > 1, max_long=65536 if np > 1 else None), mode)
+        c = job["counters"]
+        check(c.get("tp.udp.data_out", 0) > 0 and c.get("tp.udp.dgrams_in", 0) > 0,
+              "%s: no tp.udp counters: %s" % (mode, {k: v for k, v in c.items() if k.startswith("tp.")}))
+        retx = c.get("tp.retransmits")
+        if mode == "udp":
+            check(retx is not None and retx > 0, "udp with 10%% loss: tp.retransmits is %s" % retx)
+            check(retx == c.get("tp.udp.retx_timeout", -1) + c.get("tp.udp.retx_fast", -1),
+                  "tp.retransmits %s is not tp.udp.retx_timeout + retx_fast" % retx)
+        else:
+            check(retx == 0, "udp without loss: tp.retransmits is %s" % retx)
     elif mode == "badenv":
         cases = [
             ({"RIVET_STATS_FILE": "/nonexistent-dir/s-%.json"}, ["RIVET_STATS_FILE", "does not exist"]),

@@ -3,7 +3,12 @@
  * (AMs by category and size, blocking/NB/NBI RMA, atomics, VIS, collectives), to the next rank;
  * stats_check.py runs it under rivetrun with RIVET_STATS=1 and compares the job summary with
  * the exact counts. "fatal": the last rank then makes an erroneous call (a fatal error) while
- * the others wait in a barrier, so its record says "fatal" and theirs "signal". */
+ * the others wait in a barrier, so its record says "fatal" and theirs "signal". "segv" and
+ * "kill": the last rank instead dies of a real segmentation fault, or by SIGKILL (its counters
+ * then come from its live file, core/stats.h). A Long larger than the transport's largest
+ * (udp: 64 KiB) is sent at the largest size. */
+#include <signal.h>
+#include <unistd.h>
 #include "rv_test.h"
 #include <gasnet_coll.h>
 #include <gasnet_ratomic.h>
@@ -47,11 +52,12 @@ static void h_repm(gex_Token_t t, void *buf, size_t n)
 }
 
 static const size_t medium_sizes[] = { 10, 100, 1000, 5000, 40000 };
-static const size_t long_sizes[] = { 100, 300000 };
+static size_t long_sizes[] = { 100, 300000 };
 
 int main(int argc, char **argv)
 {
-    int fatal = argc > 1 && !strcmp(argv[1], "fatal");
+    const char *mode = argc > 1 ? argv[1] : "";
+    int fatal = !strcmp(mode, "fatal") || !strcmp(mode, "segv") || !strcmp(mode, "kill");
     rvt_init(&argc, &argv, 1 << 20);
     gex_AM_Entry_t h[] = {
         { H_SHORT, (gex_AM_Fn_t)h_short, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "s" },
@@ -72,12 +78,23 @@ int main(int argc, char **argv)
         RVT_OK(gex_AM_RequestMedium0(rvt_tm, peer, H_MEDIUM, src, medium_sizes[i], GEX_EVENT_NOW,
                                      0));
     char *seg = rvt_seg_addr(peer, 0);
+    size_t max_long = gex_AM_MaxRequestLong(rvt_tm, peer, GEX_EVENT_NOW, 0, 0);
+    if (long_sizes[1] > max_long) long_sizes[1] = max_long;
     for (int i = 0; i < 2; i++)
         RVT_OK(gex_AM_RequestLong0(rvt_tm, peer, H_LONG, src, long_sizes[i], seg + 4096,
                                    GEX_EVENT_NOW, 0));
     GASNET_BLOCKUNTIL(replies == 8 && longs == 2);
     rvt_barrier(); /* 2 */
 
+    if (fatal && rvt_me == rvt_n - 1 && !strcmp(mode, "segv")) {
+        volatile uintptr_t nowhere = 16; /* not NULL: UBSan's null check would end it first */
+        *(volatile int *)nowhere = 1;    /* a real fault */
+        RVT_FAIL("the fault returned");
+    }
+    if (fatal && rvt_me == rvt_n - 1 && !strcmp(mode, "kill")) {
+        kill(getpid(), SIGKILL);
+        RVT_FAIL("SIGKILL returned");
+    }
     if (fatal && rvt_me == rvt_n - 1) {
         gex_AM_RequestShort1(rvt_tm, rvt_n + 5, H_SHORT, 0, 0); /* rank out of range: fatal */
         RVT_FAIL("the erroneous call returned");

@@ -53,15 +53,32 @@ has "np 2" "selected: shm"
 has "np 2" "in use: shm"
 has "np 2" "to a neighbourhood peer (rank 1):"
 [ "$(printf '%s\n' "$out" | grep -c '^transports for this job')" -eq 1 ] || fail "np 2: more than rank 0 printed"
-if [ "$run_ofi" = 1 ]; then
+# The network transport a job picks by itself: ofi on a host with a fabric device, else (only
+# Ethernet) udp when it is built.
+have_udp=0
+"$info" --transports 2>&1 | grep -q '^  udp  priority' && have_udp=1
+fabric=0
+for d in /sys/class/infiniband/* /sys/class/cxi/* /dev/kgni0 /dev/hfi1_0 /dev/cxi0; do
+  [ -e "$d" ] && fabric=1
+done
+net=
+if [ "$fabric" = 1 ] && [ "$have_ofi" = 1 ]; then net=ofi; elif [ "$have_udp" = 1 ]; then net=udp
+elif [ "$have_ofi" = 1 ]; then net=ofi; fi
+if [ -n "$net" ] && { [ "$net" != ofi ] || [ "$run_ofi" = 1 ]; }; then
   go env RIVET_PSHM=0 "$run" --timeout 30 -n 2 "$info" --transports --limits
   [ "$rc" -eq 0 ] || fail "PSHM=0: exit $rc"
   has "PSHM=0" "shm  priority 100  declines"
-  has "PSHM=0" "selected: ofi"
-  has "PSHM=0" "why: RIVET_TRANSPORT is empty: ofi is the highest-priority transport that accepts this job (2 rank(s) in 2 neighbourhood(s), RIVET_PSHM=0)"
+  has "PSHM=0" "selected: $net"
+  has "PSHM=0" "why: RIVET_TRANSPORT is empty: $net is the highest-priority transport that accepts this job (2 rank(s) in 2 neighbourhood(s), RIVET_PSHM=0)"
   has "PSHM=0" "neighbourhood(s), RIVET_PSHM=0); declined: shm (priority 100)"
-  has "PSHM=0" "in use: ofi"
+  has "PSHM=0" "in use: $net"
   has "PSHM=0" "to a peer in another neighbourhood (rank 1):"
+fi
+if [ "$have_ofi" = 1 ] && [ "$fabric" = 0 ] && [ "$have_udp" = 1 ]; then
+  go env RIVET_VERBOSE=1 "$info" --shape 4/2
+  has "no fabric" "ofi: declines: no fabric device (/sys/class/infiniband, /sys/class/cxi are empty), so udp serves; RIVET_TRANSPORT=ofi uses libfabric's tcp anyway"
+fi
+if [ "$run_ofi" = 1 ]; then
   go env RIVET_TRANSPORT=ofi "$info" --transports
   has "TRANSPORT=ofi" "why: RIVET_TRANSPORT=ofi asks for it and it accepts this job"
   has "TRANSPORT=ofi" "in use: ofi"
@@ -72,11 +89,11 @@ go "$info" --shape 8 --shape 8/2
 [ "$rc" -eq 0 ] || fail "shape: exit $rc"
 has shape "transports for a job of 8 rank(s) on 1 host(s), 1 neighbourhood(s):"
 has shape "transports for a job of 8 rank(s) on 2 host(s), 2 neighbourhood(s):"
-if [ "$have_ofi" = 1 ]; then
+if [ -n "$net" ]; then
   [ "$(printf '%s\n' "$out" | grep -c 'selected: ')" -eq 2 ] || fail "shape: expected two selections"
-  printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: ofi" || fail "shape: 8/2 did not select ofi"
+  printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: $net" || fail "shape: 8/2 did not select $net"
 else
-  printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: (none)" || fail "shape: 8/2 without ofi"
+  printf '%s\n' "$out" | sed -n '/on 2 host/,$p' | grep -q "selected: (none)" || fail "shape: 8/2 without a network transport"
   has shape "why: no transport built into this library can serve this job (8 ranks in 2 neighbourhoods); built: shm (RIVET_VERBOSE=1 says why each declined): gex_Client_Init fails"
   has shape "ofi  priority  50  -        libfabric"
 fi

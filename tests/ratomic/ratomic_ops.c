@@ -3,20 +3,24 @@
  * wraparound, signed MIN/MAX, float ops (signed zeros, NaN), CAS success and failure, FCAS's
  * old value; fetching and non-fetching forms (result_p left alone); NB and NBI, many in flight,
  * each synced by its own completion category (SET as PUT, GET as GET, the rest as RMW); ACQ/REL
- * and IMMEDIATE; domain queries. Each rank works on words in the segment of the next rank
- * (only it touches them). */
+ * and IMMEDIATE; domain queries. The opcode comes as a run-time value, or (every other group
+ * of 16 words) as a literal at the call, which gasnet_ratomic.h's inline path turns into its
+ * own code per op. Each rank works on words in the segment of the next rank (only it touches
+ * them). */
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
 #include <float.h>
 #include <math.h>
 
-#define INT_OPS                                                                               \
-    X(ADD) X(FADD) X(SUB) X(FSUB) X(MULT) X(FMULT) X(MIN) X(FMIN) X(MAX) X(FMAX) X(INC)       \
-    X(FINC) X(DEC) X(FDEC) X(AND) X(FAND) X(OR) X(FOR) X(XOR) X(FXOR) X(SET) X(GET) X(SWAP)  \
-    X(CAS) X(FCAS)
-#define FP_OPS                                                                                \
-    X(ADD) X(FADD) X(SUB) X(FSUB) X(MULT) X(FMULT) X(MIN) X(FMIN) X(MAX) X(FMAX) X(INC)       \
-    X(FINC) X(DEC) X(FDEC) X(SET) X(GET) X(SWAP) X(CAS) X(FCAS)
+#define INT_OPS(X, D)                                                                         \
+    X(D, ADD) X(D, FADD) X(D, SUB) X(D, FSUB) X(D, MULT) X(D, FMULT) X(D, MIN) X(D, FMIN)     \
+    X(D, MAX) X(D, FMAX) X(D, INC) X(D, FINC) X(D, DEC) X(D, FDEC) X(D, AND) X(D, FAND)       \
+    X(D, OR) X(D, FOR) X(D, XOR) X(D, FXOR) X(D, SET) X(D, GET) X(D, SWAP) X(D, CAS)          \
+    X(D, FCAS)
+#define FP_OPS(X, D)                                                                          \
+    X(D, ADD) X(D, FADD) X(D, SUB) X(D, FSUB) X(D, MULT) X(D, FMULT) X(D, MIN) X(D, FMIN)     \
+    X(D, MAX) X(D, FMAX) X(D, INC) X(D, FINC) X(D, DEC) X(D, FDEC) X(D, SET) X(D, GET)        \
+    X(D, SWAP) X(D, CAS) X(D, FCAS)
 
 static const gex_OP_t fetching = GEX_OP_FADD | GEX_OP_FSUB | GEX_OP_FMULT | GEX_OP_FMIN |
                                  GEX_OP_FMAX | GEX_OP_FINC | GEX_OP_FDEC | GEX_OP_FAND |
@@ -38,14 +42,21 @@ static long nchecks;
     case GEX_OP_GET: return old;                                                              \
     case GEX_OP_CAS: case GEX_OP_FCAS: return !memcmp(&old, &a, sizeof old) ? b : old;
 
-#define X(o) GEX_OP_##o,
-static const gex_OP_t int_ops[] = {INT_OPS 0};
-static const gex_OP_t fp_ops[] = {FP_OPS 0};
+#define X(D, o) GEX_OP_##o,
+static const gex_OP_t int_ops[] = {INT_OPS(X, _) 0};
+static const gex_OP_t fp_ops[] = {FP_OPS(X, _) 0};
 #undef X
-#define X(o) #o,
-static const char *const int_names[] = {INT_OPS NULL};
-static const char *const fp_names[] = {FP_OPS NULL};
+#define X(D, o) #o,
+static const char *const int_names[] = {INT_OPS(X, _) NULL};
+static const char *const fp_names[] = {FP_OPS(X, _) NULL};
 #undef X
+
+/* One case of opc_<DT>: the call with the opcode as a literal. */
+#define OPC_CASE(DT, o)                                                                       \
+    case GEX_OP_##o:                                                                          \
+        if (!nbi) return gex_AD_OpNB_##DT(ad, rp, peer, p, GEX_OP_##o, a, b, fl);             \
+        return gex_AD_OpNBI_##DT(ad, rp, peer, p, GEX_OP_##o, a, b, fl) ? GEX_EVENT_NO_OP     \
+                                                                        : GEX_EVENT_INVALID;
 
 static size_t nops(const gex_OP_t *ops)
 {
@@ -64,7 +75,16 @@ static gex_EC_t ec_of(gex_OP_t op)
 /* For one op: SET every word to its initial value (NBI, synced with GEX_EC_PUT), apply op to
  * every word at once (a mix of NB and NBI, synced with the op's own category and WaitAll),
  * GET every word back (NBI, GEX_EC_GET), and compare with the local reference. */
-#define DEFINE_TYPE(DT, T, UT, OPSA, NAMESA, REF_EXTRA, FMT, CONV, ...)                       \
+#define DEFINE_TYPE(DT, T, UT, OPSX, OPSA, NAMESA, REF_EXTRA, FMT, CONV, ...)                 \
+    /* op as a literal at the call; NBI's non-zero (no room) as GEX_EVENT_NO_OP */             \
+    static gex_Event_t opc_##DT(int nbi, gex_AD_t ad, T *rp, gex_Rank_t peer, T *p,           \
+                                gex_OP_t op, T a, T b, gex_Flags_t fl)                        \
+    {                                                                                         \
+        switch (op) {                                                                         \
+            OPSX(OPC_CASE, DT)                                                                \
+        default: RVT_FAIL("no literal call for op 0x%x", (unsigned)op);                       \
+        }                                                                                     \
+    }                                                                                         \
     static T ref_##DT(gex_OP_t op, T old, T a, T b)                                           \
     {                                                                                         \
         switch (op) {                                                                         \
@@ -119,7 +139,15 @@ static gex_EC_t ec_of(gex_OP_t op)
                 gex_Flags_t fl = (k & 4) ? GEX_FLAG_AD_ACQ | GEX_FLAG_AD_REL : 0;             \
                 if (k % 5 == 0) fl |= GEX_FLAG_IMMEDIATE; /* retried until accepted */        \
                 ev[k] = GEX_EVENT_INVALID;                                                    \
-                if (k & 2) {                                                                  \
+                if (k & 16) { /* literal opcode */                                            \
+                    gex_Event_t e;                                                            \
+                    while ((e = opc_##DT((k & 2) != 0, ad, rp, peer, &tgt[k], op, op1[k],     \
+                                         op2[k], fl)) == GEX_EVENT_NO_OP) {                   \
+                        RVT_CHECK(fl & GEX_FLAG_IMMEDIATE, "literal op: no room");            \
+                        gasnet_AMPoll();                                                      \
+                    }                                                                         \
+                    if (!(k & 2)) ev[k] = e;                                                  \
+                } else if (k & 2) {                                                           \
                     while (gex_AD_OpNBI_##DT(ad, rp, peer, &tgt[k], op, op1[k], op2[k], fl)) { \
                         RVT_CHECK(fl & GEX_FLAG_IMMEDIATE, "NBI returned non-zero");          \
                         gasnet_AMPoll();                                                      \
@@ -164,19 +192,19 @@ static gex_EC_t ec_of(gex_OP_t op)
 #define ULL(x) ((unsigned long long)(x))
 #define DBLV(x) ((double)(x))
 
-DEFINE_TYPE(I32, int32_t, uint32_t, int_ops, int_names, REF_BITS, "%lld", LL,
+DEFINE_TYPE(I32, int32_t, uint32_t, INT_OPS, int_ops, int_names, REF_BITS, "%lld", LL,
             0, 1, -1, INT32_MIN, INT32_MAX, 12345, -77, 0x5a5a5a5a)
-DEFINE_TYPE(U32, uint32_t, uint32_t, int_ops, int_names, REF_BITS, "%llu", ULL,
+DEFINE_TYPE(U32, uint32_t, uint32_t, INT_OPS, int_ops, int_names, REF_BITS, "%llu", ULL,
             0, 1, UINT32_MAX, 0x80000000u, 0x7fffffffu, 12345, 0xdeadbeefu)
-DEFINE_TYPE(I64, int64_t, uint64_t, int_ops, int_names, REF_BITS, "%lld", LL,
+DEFINE_TYPE(I64, int64_t, uint64_t, INT_OPS, int_ops, int_names, REF_BITS, "%lld", LL,
             0, 1, -1, INT64_MIN, INT64_MAX, 1234567890123ll, -77, 0x5a5a5a5a5a5a5a5all)
-DEFINE_TYPE(U64, uint64_t, uint64_t, int_ops, int_names, REF_BITS, "%llu", ULL,
+DEFINE_TYPE(U64, uint64_t, uint64_t, INT_OPS, int_ops, int_names, REF_BITS, "%llu", ULL,
             0, 1, UINT64_MAX, 0x8000000000000000ull, 0x7fffffffffffffffull, 12345,
             0xdeadbeefcafef00dull)
 /* floats: signed zeros and a quiet NaN too; results compare bit for bit */
-DEFINE_TYPE(FLT, float, float, fp_ops, fp_names, , "%g", DBLV,
+DEFINE_TYPE(FLT, float, float, FP_OPS, fp_ops, fp_names, , "%g", DBLV,
             0.0f, 1.0f, -1.5f, 3.25f, -1e30f, FLT_MAX, -0.0f, NAN)
-DEFINE_TYPE(DBL, double, double, fp_ops, fp_names, , "%g", DBLV,
+DEFINE_TYPE(DBL, double, double, FP_OPS, fp_ops, fp_names, , "%g", DBLV,
             0.0, 1.0, -1.5, 3.25, -1e300, DBL_MAX, -0.0, NAN)
 
 int main(int argc, char **argv)

@@ -78,10 +78,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_AMO; i++)
         gex_Event_Wait(gex_AD_OpNB_U64(ad, &old, peer, rvt_seg_addr(peer, 65536), GEX_OP_FADD, 1, 0, 0));
     /* 4 rows of 16 bytes */
-    size_t count[2] = { 16, 4 };
+    size_t count[1] = { 4 }; /* stridelevels entries; the row is elemsz */
     ptrdiff_t strides[1] = { 16 };
     RVT_OK(gex_VIS_StridedPutBlocking(rvt_tm, peer, rvt_seg_addr(peer, 131072), strides, buf,
-                                      strides, 1, count, 1, 0));
+                                      strides, 16, count, 1, 0));
     rvt_barrier();
     /* the data arrived: the peer's puts from its left neighbour's pattern */
     gex_Rank_t left = (rvt_me + rvt_n - 1) % rvt_n;

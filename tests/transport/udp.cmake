@@ -99,3 +99,17 @@ udp_run(udp_retx 2 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
 udp_run(udp_retx 4 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
 # a long wait blocks in ppoll instead of spinning
 udp_run(udp_idle 2 "" udp_transport idle)
+
+# RIVET_STATS over udp (tests/core/stats_check.py): through the relay dropping 10% of the
+# datagrams, the counts stay exact and tp.retransmits > 0 (with tp.udp.*); without loss, 0
+find_program(RIVET_PYTHON3_UDP_STATS python3)
+if(RIVET_PYTHON3_UDP_STATS AND TARGET stats_counts)
+  foreach(mode udp udp_noloss)
+    add_test(NAME stats_check_${mode}_np2
+             COMMAND ${RIVET_PYTHON3_UDP_STATS} ${PROJECT_SOURCE_DIR}/tests/core/stats_check.py
+                     $<TARGET_FILE:rivetrun> $<TARGET_FILE:rivet-info> $<TARGET_FILE:stats_counts>
+                     2 ${mode} $<TARGET_FILE:udp_relay>)
+    set_tests_properties(stats_check_${mode}_np2 PROPERTIES TIMEOUT ${RIVET_NET_TIMEOUT}
+                         LABELS "stats;udp;transport")
+  endforeach()
+endif()

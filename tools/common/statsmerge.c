@@ -3,15 +3,21 @@
  * a flat object whose "counters" member maps names to unsigned integers) and merges them. */
 #include "statsmerge.h"
 
+#include "core/stats.h"
+
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct {
     unsigned rank, size;
     uint64_t pid, elapsed_ns;
-    char     host[64], reason[16];
+    char     host[64], reason[16], sig[16];
     uint64_t *val; /* [m->nkeys at the time; grown] */
     unsigned nval;
 } rv_sm_rank_t;
@@ -146,6 +152,7 @@ static int rv_sm_record(rv_sm_t *m, rv_sm_scan_t *s)
             if (rv_sm_str(s, val, sizeof val)) goto fail;
             if (!strcmp(key, "host")) snprintf(r.host, sizeof r.host, "%s", val);
             else if (!strcmp(key, "reason")) snprintf(r.reason, sizeof r.reason, "%.15s", val);
+            else if (!strcmp(key, "signal")) snprintf(r.sig, sizeof r.sig, "%.15s", val);
         } else {
             if (rv_sm_num(s, &v)) goto fail;
             if (!strcmp(key, "rank")) r.rank = (unsigned)v, have_rank = 1;
@@ -193,6 +200,21 @@ fail:
 int rv_sm_add_file(rv_sm_t *m, const char *path, char *err, size_t n)
 {
     FILE *f = fopen(path, "r");
+    char magic[8];
+    if (f && fread(magic, 1, sizeof magic, f) == sizeof magic &&
+        !memcmp(magic, RV_STATS_LIVE_MAGIC, sizeof magic)) {
+        /* a live file a killed rank left (core/stats.h): its record */
+        fclose(f);
+        static char rec[65536];
+        if (rv_sm_live_record(path, rec, sizeof rec, err, n) < 0) return -1;
+        rv_sm_scan_t s = { rec, NULL };
+        if (rv_sm_record(m, &s)) {
+            snprintf(err, n, "%s: %s", path, s.err ? s.err : "malformed live file");
+            return -1;
+        }
+        return 1;
+    }
+    if (f) rewind(f);
     if (!f) {
         snprintf(err, n, "%s: %s", path, strerror(errno));
         return -1;
@@ -234,9 +256,105 @@ int rv_sm_add_file(rv_sm_t *m, const char *path, char *err, size_t n)
     free(text);
     if (!nrec) {
         snprintf(err, n, "%s: no RIVET_STATS record in it", path);
-        return -1;
+        return len ? -1 : 0; /* empty: created, never written (a rank that left no record) */
     }
     return nrec;
+}
+
+/* ---- live files (core/stats.h): the counters of a rank that left no record ---- */
+
+int rv_sm_live_record(const char *path, char *out, size_t n, char *err, size_t en)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        snprintf(err, en, "%s: %s", path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    unsigned char *b = malloc(len ? len : 1);
+    size_t got = 0;
+    while (b && got < len) {
+        ssize_t r = read(fd, b + got, len - got);
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    close(fd);
+    rv_stats_live_t h;
+    if (!b || got < sizeof h) {
+        free(b);
+        snprintf(err, en, "%s: %s", path, b ? "cut short" : "out of memory");
+        return -1;
+    }
+    memcpy(&h, b, sizeof h);
+    uint32_t nb = atomic_load_explicit(&h.nblocks, memory_order_relaxed);
+    if (nb > h.nblocks_max) nb = h.nblocks_max;
+    if (memcmp(h.magic, RV_STATS_LIVE_MAGIC, sizeof h.magic) || h.version != RV_STATS_LIVE_VERSION
+        || h.ncounters == 0 || h.ncounters > 4096 || h.names_off >= got
+        || h.stride < 8ull * h.ncounters || h.blocks_off + (uint64_t)nb * h.stride > got) {
+        free(b);
+        snprintf(err, en, "%s: not a RIVET_STATS live file of this version", path);
+        return -1;
+    }
+    /* ticks -> ns as the rank would have: same host, same clock (rivetrun and its agents read
+     * it where the rank ran); elapsed: from the rank's start to now (it died in between) */
+    uint64_t el_ns = rv_stats_now() - h.t0_ns, el_t = rv_stats_ticks() - h.tick0;
+    double ns_per_tick = el_t ? (double)el_ns / (double)el_t : 1.0;
+    char host[sizeof h.host + 1];
+    memcpy(host, h.host, sizeof h.host);
+    host[sizeof h.host] = 0;
+    size_t o = 0;
+#define RV_SM_PUT(...)                                                                         \
+    do {                                                                                       \
+        int k_ = snprintf(out + o, o < n ? n - o : 0, __VA_ARGS__);                            \
+        o += k_ > 0 ? (size_t)k_ : 0;                                                          \
+    } while (0)
+    RV_SM_PUT("{\"rivet_stats\":1,\"rank\":%u,\"size\":%u,\"pid\":%llu,\"host\":\"", h.rank, h.size,
+              (unsigned long long)h.pid);
+    for (const char *p = host; *p; p++)
+        if (*p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) RV_SM_PUT("%c", *p);
+    RV_SM_PUT("\",\"reason\":\"killed\",\"elapsed_ns\":%llu,\"counters\":{",
+              (unsigned long long)el_ns);
+    const char *name = (const char *)b + h.names_off;
+    for (uint32_t i = 0; i < h.ncounters; i++) {
+        size_t nl = strnlen(name, (size_t)((const char *)b + got - name));
+        if (name + nl >= (const char *)b + got) break;
+        uint64_t v = 0;
+        for (uint32_t k = 0; k < nb; k++) {
+            uint64_t x;
+            memcpy(&x, b + h.blocks_off + (size_t)k * h.stride + 8u * i, sizeof x);
+            v += x;
+        }
+        if (nl > 3 && !strcmp(name + nl - 3, "_ns")) v = (uint64_t)((double)v * ns_per_tick);
+        RV_SM_PUT("%s\"%s\":%llu", i ? "," : "", name, (unsigned long long)v);
+        name += nl + 1;
+    }
+    RV_SM_PUT("}}\n");
+#undef RV_SM_PUT
+    free(b);
+    if (o >= n) {
+        snprintf(err, en, "%s: the record does not fit", path);
+        return -1;
+    }
+    return (int)o;
+}
+
+int rv_sm_live_settle(const char *live, const char *rec, int append, char *err, size_t en)
+{
+    if (access(live, F_OK)) return 0;
+    static char buf[65536];
+    int len = rv_sm_live_record(live, buf, sizeof buf, err, en);
+    if (len < 0) return -1;
+    int fd = open(rec, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0644);
+    if (fd < 0 || write(fd, buf, (size_t)len) != len) {
+        snprintf(err, en, "%s: %s", rec, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    close(fd);
+    unlink(live);
+    return 1;
 }
 
 unsigned rv_sm_ranks(const rv_sm_t *m)
@@ -280,17 +398,31 @@ void rv_sm_table(const rv_sm_t *m, FILE *f)
 {
     unsigned got = rv_sm_ranks(m), size = m->size;
     uint64_t el = 0;
-    unsigned fatal = 0, sig = 0;
+    unsigned fatal = 0, sig = 0, crash = 0, killed = 0;
     for (unsigned r = 0; r < m->capranks; r++) {
         if (!m->ranks[r].val) continue;
         if (m->ranks[r].elapsed_ns > el) el = m->ranks[r].elapsed_ns;
         fatal += !strcmp(m->ranks[r].reason, "fatal");
         sig += !strcmp(m->ranks[r].reason, "signal");
+        crash += !strcmp(m->ranks[r].reason, "crash");
+        killed += !strcmp(m->ranks[r].reason, "killed");
     }
     fprintf(f, "rivet stats: %u of %u rank(s), longest %.3f s", got, size, (double)el / 1e9);
     if (fatal) fprintf(f, ", %u ended by a fatal error", fatal);
     if (sig) fprintf(f, ", %u ended by a signal (counts up to then)", sig);
+    if (crash) fprintf(f, ", %u crashed (counts up to the crash)", crash);
+    if (killed) fprintf(f, ", %u killed without a record (counts from its live file)", killed);
     fprintf(f, "\n");
+    for (unsigned r = 0; r < m->capranks; r++) {
+        const rv_sm_rank_t *x = &m->ranks[r];
+        if (!x->val) continue;
+        if (!strcmp(x->reason, "crash"))
+            fprintf(f, "rivet stats: rank %u crashed (%s) on %s\n", r, x->sig[0] ? x->sig : "?",
+                    x->host);
+        else if (!strcmp(x->reason, "killed"))
+            fprintf(f, "rivet stats: rank %u was killed on %s (SIGKILL or an uncaught signal); "
+                       "its counters up to then, transport counters excluded\n", r, x->host);
+    }
     if (got < size) {
         fprintf(f, "rivet stats: no record from rank(s)");
         for (unsigned r = 0; r < size; r++)
@@ -333,9 +465,11 @@ void rv_sm_json(const rv_sm_t *m, FILE *f)
             continue;
         }
         fprintf(f, "%s{\"rank\":%u,\"reason\":\"%s\",\"host\":\"%s\",\"pid\":%llu,"
-                   "\"elapsed_ns\":%llu}",
+                   "\"elapsed_ns\":%llu",
                 r ? "," : "", r, x->reason, x->host, (unsigned long long)x->pid,
                 (unsigned long long)x->elapsed_ns);
+        if (x->sig[0]) fprintf(f, ",\"signal\":\"%s\"", x->sig);
+        fprintf(f, "}");
     }
     fprintf(f, "]}\n");
 }

@@ -14,6 +14,13 @@ void rv_sm_free(rv_sm_t *m);
 /* Adds every record of file 'path' (a later record of the same rank replaces an earlier one).
  * Returns the number of records read, or -1 with the reason in err. */
 int rv_sm_add_file(rv_sm_t *m, const char *path, char *err, size_t n);
+/* The record of the rank whose live file (core/stats.h) is at 'path', reason "killed": one
+ * JSON line in out. Read it on the rank's host (the clock converts its "_ns" counters).
+ * Returns its length, or -1 with the reason in err. */
+int rv_sm_live_record(const char *path, char *out, size_t n, char *err, size_t en);
+/* If 'live' exists: its record written to 'rec' (appended, or replacing the file) and 'live'
+ * removed. Returns 1 if so, 0 without a live file, -1 with the reason in err. */
+int rv_sm_live_settle(const char *live, const char *rec, int append, char *err, size_t en);
 /* Ranks with a record. */
 unsigned rv_sm_ranks(const rv_sm_t *m);
 /* The job size the records name (the largest), 0 when none. */

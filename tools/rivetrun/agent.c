@@ -267,6 +267,14 @@ static void rv_agent_up(rv_agent_t *a, uint16_t type, uint16_t flags, uint32_t r
     }
 }
 
+/* A chunk of rank r's stats or trace file (rv_run_obs_agent_collect). */
+static uint32_t rv_agent_files_rank;
+static void rv_agent_file_up(void *ctx, unsigned kind, int first, const void *p, size_t n)
+{
+    rv_agent_t *a = ctx;
+    rv_agent_up(a, RV_NET_FILE, first ? 1 : 0, rv_agent_files_rank, kind, p, n);
+}
+
 static void rv_agent_kill_all(rv_agent_t *a, int sig)
 {
     for (uint32_t r = 0; r < a->job.nspawned; r++)
@@ -387,6 +395,8 @@ static void rv_agent_signals(rv_agent_t *a)
             rk->status = status;
             rv_agent_drain(a, r);   /* records sent just before it died go first */
             rv_run_close_rank(&a->job, rk);
+            rv_agent_files_rank = r;   /* its stats and trace, before its end */
+            rv_run_obs_agent_collect(a->job.rank_base + r, rv_agent_file_up, a);
             rv_agent_up(a, RV_NET_EXITED, 0, r, (uint32_t)status, NULL, 0);
             break;
         }
@@ -486,6 +496,7 @@ int rv_run_agent_main(int argc, char **argv)
 
     if (rv_agent_read_secret(a) || rv_agent_connect(a, argv[4], argv[3]) || rv_agent_spec(a))
         return RV_RUN_EXIT_ERROR;
+    rv_run_obs_agent_prepare();
     job->rank = calloc(job->opt.np, sizeof *job->rank);
     if (!job->rank) {
         rv_agent_err(a, "out of memory for %u ranks", (unsigned)job->opt.np);
@@ -514,6 +525,7 @@ int rv_run_agent_main(int argc, char **argv)
     }
     rv_run_reap_orphans(job);
     rv_run_shm_cleanup(job);
+    rv_run_obs_agent_fini();
     rv_net_conn_close(&a->up);
     close(job->sigfd);
     return rc;

@@ -56,6 +56,8 @@ enum rv_net_type {
     RV_NET_RECORD   = 12, /* rank; payload = one bootstrap record (boot/launcher/proto.h);
                            * flags & 1: the record was longer than a record may be */
     RV_NET_EXITED   = 13, /* rank, arg = wait status */
+    RV_NET_FILE     = 14, /* rank, arg = RV_RUN_OBS_STATS or _TRACE, flags & 1: the first chunk;
+                           * payload = a chunk of that rank's file (sent before its EXITED) */
 };
 
 typedef struct rv_net_frame {

@@ -260,7 +260,8 @@ static int rv_run_frame(rv_run_job_t *job, rv_run_host_t *h, const rv_net_frame_
                         const unsigned char *payload)
 {
     uint32_t r = f->rank;
-    int ranked = f->type == RV_NET_STARTED || f->type == RV_NET_RECORD || f->type == RV_NET_EXITED;
+    int ranked = f->type == RV_NET_STARTED || f->type == RV_NET_RECORD || f->type == RV_NET_EXITED
+                 || f->type == RV_NET_FILE;
     if (ranked && (r < h->first || r - h->first >= h->count)) return -1;
     switch (f->type) {
     case RV_NET_STARTED:
@@ -279,6 +280,9 @@ static int rv_run_frame(rv_run_job_t *job, rv_run_host_t *h, const rv_net_frame_
         return 0;
     case RV_NET_EXITED:
         if (!job->rank[r].reaped) rv_run_reaped(job, r, (int)f->arg);
+        return 0;
+    case RV_NET_FILE:
+        rv_run_obs_file(r, f->arg, f->flags & 1, payload, (size_t)f->len);
         return 0;
     default:
         return -1;

@@ -162,6 +162,24 @@ void        rv_run_shm_cleanup(rv_run_job_t *job);
  * merged summary (table on stderr, RIVET_STATS_JSON). */
 void        rv_run_stats_prepare(void);
 void        rv_run_stats_finish(uint32_t np);
+/* Multi-host jobs: an agent's ranks write their stats and trace files into a directory of the
+ * agent's own (the launcher's paths may not exist on that host); as each rank ends, the agent
+ * sends its files up (RV_NET_FILE), and the launcher writes them where its own ranks' files
+ * go, before the merges. */
+enum { RV_RUN_OBS_STATS = 0, RV_RUN_OBS_TRACE = 1 };
+#define RV_RUN_OBS_CHUNK 60000 /* bytes of a file per frame (below RV_NET_MAX_UP) */
+/* The agent, once the spec's environment is set: the directory, RIVET_STATS_FILE and
+ * RIVET_TRACE of its ranks. */
+void        rv_run_obs_agent_prepare(void);
+/* The agent, when rank 'jobrank' has ended: its files, each through send(ctx, kind, first,
+ * bytes, len) in chunks of at most RV_RUN_OBS_CHUNK, then removed. */
+void        rv_run_obs_agent_collect(uint32_t jobrank,
+                                     void (*send)(void *ctx, unsigned kind, int first,
+                                                  const void *p, size_t n),
+                                     void *ctx);
+void        rv_run_obs_agent_fini(void);
+/* The launcher: a chunk of a file of rank r from an agent. */
+void        rv_run_obs_file(uint32_t r, unsigned kind, int first, const void *p, size_t n);
 
 
 #endif /* RV_RUN_H */

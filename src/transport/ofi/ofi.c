@@ -5,6 +5,7 @@
 #include "transport/ofi/ofi_int.h"
 #include "core/spin.h"
 #include "core/core.h"
+#include "core/fabric.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
@@ -164,9 +165,19 @@ static int rv_ofi_rxm_env(void)
     return strtoull(v, NULL, 0) >= need;
 }
 
+/* Accepts any job a usable provider serves, but on a host with no fabric device (Ethernet
+ * only) declines unless RIVET_TRANSPORT=ofi asks: libfabric would offer only its tcp provider
+ * there, and the udp transport starts ~30x faster and has the shorter round trip
+ * (docs/benchmarks.md, "Start-up and exit"). */
 static int rv_ofi_probe(const rv_job_t *job)
 {
     (void)job;
+    char dev[64];
+    if (strcmp(rv_cfg.TRANSPORT, "ofi") && !rv_fabric_device(dev, sizeof dev)) {
+        rv_verbose(1, "ofi: declines: no fabric device (/sys/class/infiniband, /sys/class/cxi "
+                   "are empty), so udp serves; RIVET_TRANSPORT=ofi uses libfabric's tcp anyway");
+        return -1;
+    }
     const char *why;
     if (rv_ofi_dl_load(&why) != 0) {
         rv_verbose(1, "ofi: not usable: %s", why);

@@ -5,11 +5,11 @@
  * ucx_rma.c. See README.md in this folder for the design and its limits. */
 #include "transport/ucx/ucx_int.h"
 #include "core/core.h"
+#include "core/fabric.h"
 #include "boot/boot.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <unistd.h>
 
 static rv_ucx_t *rv_ucx_g; /* the open instance: the endpoint error callback, rv_ucx_stats */
@@ -38,19 +38,6 @@ static void rv_ucx_find_rdma(char *dev, size_t n)
     uct_release_component_list(comps);
 }
 
-/* Whether the system shows an RDMA device at all (InfiniBand/RoCE verbs devices, a Gemini or
- * Aries NIC), without loading UCX. */
-static int rv_ucx_rdma_nodes(void)
-{
-    if (access("/dev/kgni0", F_OK) == 0) return 1;
-    DIR *d = opendir("/sys/class/infiniband");
-    if (!d) return 0;
-    int any = 0;
-    for (struct dirent *e; !any && (e = readdir(d));) any = e->d_name[0] != '.';
-    closedir(d);
-    return any;
-}
-
 /* Accepts any job when UCX finds an RDMA device (then it comes before ofi), or when
  * RIVET_TRANSPORT=ucx asks for it; otherwise it declines so that ofi serves network jobs. */
 static int rv_ucx_probe(const rv_job_t *job)
@@ -58,7 +45,8 @@ static int rv_ucx_probe(const rv_job_t *job)
     (void)job;
     int forced = !strcmp(rv_cfg.TRANSPORT, "ucx");
     /* Without a device node loading UCX to ask it is wasted start-up time (tens of ms) */
-    if (!forced && !rv_ucx_rdma_nodes()) {
+    char node[64];
+    if (!forced && !rv_fabric_device(node, sizeof node)) {
         rv_verbose(1, "ucx: declines: no RDMA device (/sys/class/infiniband is empty); "
                    "RIVET_TRANSPORT=ucx uses it anyway");
         return -1;

@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/job.h"
 #include "core/shmobj.h"
+#include "core/stats.h"
 #include "boot/boot.h"
 
 #include <arpa/inet.h>
@@ -79,9 +80,42 @@ static uint64_t rv_udp_token(const char *secret)
     return h ^ 0x7564705f72697674ull;
 }
 
+/* RIVET_STATS: the transport's counters (rv_udp_stats_t) as tp.udp.*, and its
+ * retransmissions (on timeout and fast) as the generic tp.retransmits. */
+static rv_udp_t *rv_udp_g;
+
+static void rv_udp_stats_emit(rv_stats_emit_t emit, void *ctx)
+{
+    rv_udp_t *u = rv_udp_g;
+    if (!u) return;
+#define RV_UDP_EMIT(f) emit(#f, __atomic_load_n(&u->st.f, __ATOMIC_RELAXED), ctx)
+    RV_UDP_EMIT(data_out);
+    RV_UDP_EMIT(retx_timeout);
+    RV_UDP_EMIT(retx_fast);
+    RV_UDP_EMIT(probes);
+    RV_UDP_EMIT(acks_out);
+    RV_UDP_EMIT(dgrams_in);
+    RV_UDP_EMIT(dups_in);
+    RV_UDP_EMIT(rtt_samples);
+    RV_UDP_EMIT(sendmmsg);
+    RV_UDP_EMIT(send_full);
+    RV_UDP_EMIT(idle_waits);
+    RV_UDP_EMIT(aid_dropped);
+#undef RV_UDP_EMIT
+}
+
+static uint64_t rv_udp_retransmits(void)
+{
+    rv_udp_t *u = rv_udp_g;
+    return u ? __atomic_load_n(&u->st.retx_timeout, __ATOMIC_RELAXED) +
+                   __atomic_load_n(&u->st.retx_fast, __ATOMIC_RELAXED)
+             : 0;
+}
+
 static void rv_udp_close(void *priv)
 {
     rv_udp_t *u = priv;
+    if (rv_udp_g == u) rv_udp_g = NULL;
     rv_udp_msg_close(u);
     if (u->nbrseg && u->segsize)
         for (uint32_t r = 0; r < u->size; r++)
@@ -186,6 +220,11 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     u->size = job->size;
     u->fd = -1;
     u->token = rv_udp_token(job->secret);
+    if (RV_STAT_ON()) {
+        rv_udp_g = u;
+        rv_stats_source("tp.udp", rv_udp_stats_emit);
+        rv_stats_extra(RV_ST_TP_RETRANSMITS, rv_udp_retransmits);
+    }
     struct in_addr a;
     int ok = rv_udp_pick_addr(job, &a) == 0;
     struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = a };
