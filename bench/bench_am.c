@@ -132,15 +132,12 @@ static void measure(bg_job_t *j, const char *bench, int k, int is_flood, size_t 
             }
             bg_barrier(j);
         }
-        if (j->me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            if (!is_flood) {
-                bu_report(o, bench, NULL, size, "latency", "us", lat, o->trials, extra);
-            } else {
-                if (size) bu_report(o, bench, NULL, size, "bandwidth", "MB/s", bw, o->trials, extra);
-                bu_report(o, bench, NULL, size, "rate", "Mmsg/s", rate, o->trials, extra);
-            }
+        int me = (int)j->me;
+        if (!is_flood) {
+            bu_report_iters(o, me, bench, NULL, size, "latency", "us", lat, iters);
+        } else {
+            if (size) bu_report_iters(o, me, bench, NULL, size, "bandwidth", "MB/s", bw, iters);
+            bu_report_iters(o, me, bench, NULL, size, "rate", "Mmsg/s", rate, iters);
         }
         if (k == K_SHORT) break;
     }

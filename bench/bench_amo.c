@@ -84,6 +84,19 @@ static const struct amo_type {
 };
 static const gex_OP_t amo_ops[3] = {GEX_OP_FADD, GEX_OP_FCAS, GEX_OP_SWAP};
 
+static void sync_all(void *ctx) { (void)ctx; barrier(); }
+
+/* bu_run_fn of the pair benchmarks: one (op, type) loop, timed. */
+typedef struct { const struct amo_type *ty; int op, lat; gex_AD_t ad; void *p; } pair_ctx_t;
+static double pair_run(void *ctx, size_t size, long iters)
+{
+    const pair_ctx_t *c = ctx;
+    (void)size;
+    double t0 = bu_now();
+    c->ty->loop[c->op](c->ad, c->lat, 1, c->p, iters);
+    return bu_now() - t0;
+}
+
 /* amo_<op>_latency / amo_<op>_throughput (op 0 fadd, 1 fcas, 2 swap): rank 0 to a word of
  * rank 1, every type. */
 static void pair_bench(const char *bench, int op, int lat)
@@ -99,23 +112,11 @@ static void pair_bench(const char *bench, int op, int lat)
         long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
         if (iters > max_iters) iters = max_iters;
         double vals[BU_MAX_TRIALS];
-        if (me == 0) ty->loop[op](ad, lat, 1, p, iters / 4 + 1); /* warm-up */
-        for (int t = 0; t < o.trials; t++) {
-            barrier();
-            if (me == 0) {
-                double t0 = bu_now();
-                ty->loop[op](ad, lat, 1, p, iters);
-                double s = bu_now() - t0;
-                vals[t] = lat ? 1e6 * s / (double)iters : (double)iters / s / 1e6;
-            }
-            barrier();
-        }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, ty->variant, ty->size, lat ? "latency" : "rate",
-                      lat ? "us" : "Mops/s", vals, o.trials, extra);
-        }
+        pair_ctx_t c = { ty, op, lat, ad, p };
+        bu_pair_t pair = { pair_run, sync_all, &c, (int)me };
+        bu_pair_trials(&o, &pair, 0, iters, lat, 1.0, vals);
+        bu_report_iters(&o, (int)me, bench, ty->variant, (size_t)ty->size, lat ? "latency" : "rate",
+                        lat ? "us" : "Mops/s", vals, iters);
         barrier();
         gex_AD_Destroy(ad);
     }
@@ -157,11 +158,7 @@ static void hotspot(void)
         }
         barrier();
     }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, o.trials, extra);
-    }
+    bu_report_iters(&o, (int)me, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, iters);
     gex_AD_Destroy(ad);
 }
 

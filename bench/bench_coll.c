@@ -16,8 +16,9 @@ static const size_t coll_sizes[] = { 8, 4096, 65536, 1048576 };
 /* The slowest rank's mean time per call, in microseconds, on rank 0. Each call is timed
  * on its own and followed by an untimed barrier, so ranks start every call together
  * and nobody runs ahead (the usual way MPI collective benchmarks time them). */
-static double reduce_max(bg_job_t *j, double v)
+static double reduce_max(void *ctx, double v)
 {
+    bg_job_t *j = ctx;
     double out = 0;
     gex_Event_Wait(gex_Coll_ReduceToOneNB(j->tm, 0, &out, &v, GEX_DT_DBL, sizeof(double), 1,
                                           GEX_OP_MAX, NULL, NULL, 0));
@@ -58,11 +59,7 @@ static void sweep(bg_job_t *j, const char *name, int kind)
             bg_barrier(j);
             vals[t] = reduce_max(j, time_calls(j, kind, size, iters, src, dst));
         }
-        if (j->me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(o, name, NULL, size, "latency", "us", vals, o->trials, extra);
-        }
+        bu_report_iters(o, (int)j->me, name, NULL, size, "latency", "us", vals, iters);
         free(src);
         free(dst);
     }
@@ -72,24 +69,9 @@ int main(int argc, char **argv)
 {
     bg_job_t j;
     bg_init(&j, &argc, &argv, "bench_coll", NULL, 0);
-    const bu_opts_t *o = &j.opt;
-    double vals[BU_MAX_TRIALS];
-    if (bu_selected(o, "barrier", NULL)) {
-        /* back to back: a barrier already makes every rank wait for the last */
-        long iters = bu_iters(o, 20000, 0, 0, 10);
-        for (long i = 0; i < iters / 4 + 1; i++) bg_barrier(&j);
-        for (int t = 0; t < o->trials; t++) {
-            bg_barrier(&j);
-            double t0 = bu_now();
-            for (long i = 0; i < iters; i++) gex_Event_Wait(gex_Coll_BarrierNB(j.tm, 0));
-            vals[t] = reduce_max(&j, 1e6 * (bu_now() - t0) / (double)iters);
-        }
-        if (j.me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(o, "barrier", NULL, 0, "latency", "us", vals, o->trials, extra);
-        }
-    }
+    /* barrier: back to back (a barrier already makes every rank wait for the last), the
+     * value the slowest rank's */
+    bu_barrier_bench(&j.opt, (int)j.me, bg_sync, bg_sync, &j, reduce_max);
     sweep(&j, "allreduce", 0);
     sweep(&j, "broadcast", 1);
     bg_finish(&j);

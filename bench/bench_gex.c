@@ -13,6 +13,8 @@ void bg_barrier(bg_job_t *j)
     gex_Event_Wait(gex_Coll_BarrierNB(j->tm, 0));
 }
 
+void bg_sync(void *job) { bg_barrier(job); }
+
 void bg_finish(bg_job_t *j)
 {
     fflush(stdout);

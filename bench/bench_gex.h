@@ -38,6 +38,9 @@ void bg_init(bg_job_t *j, int *argc, char ***argv, const char *name, gex_AM_Entr
 /* Blocking barrier over the whole team (polls while waiting). */
 void bg_barrier(bg_job_t *j);
 
+/* bg_barrier as a bu_sync_fn (ctx: the bg_job_t). */
+void bg_sync(void *job);
+
 /* Final barrier and exit with status 0. */
 void bg_finish(bg_job_t *j) __attribute__((noreturn));
 

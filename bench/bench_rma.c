@@ -80,6 +80,15 @@ static double run(bg_job_t *j, const pattern_t *p, size_t size, long iters)
     return t;
 }
 
+/* bu_pair_t callbacks. */
+typedef struct { bg_job_t *j; const pattern_t *p; } run_ctx_t;
+static double run_fn(void *ctx, size_t size, long iters)
+{
+    const run_ctx_t *c = ctx;
+    return run(c->j, c->p, size, iters);
+}
+static void sync_fn(void *ctx) { bg_barrier(((run_ctx_t *)ctx)->j); }
+
 int main(int argc, char **argv)
 {
     bg_job_t j;
@@ -94,21 +103,11 @@ int main(int argc, char **argv)
             long iters = lat ? bu_iters(o, 20000, size, 32.0 * 1024 * 1024, 4)
                              : bu_iters(o, 20000, size, 64.0 * 1024 * 1024, 4);
             if (iters > MAX_EVENTS) iters = MAX_EVENTS;
-            if (j.me == 0) run(&j, p, size, iters / 4 + 1); /* warm-up */
-            for (int t = 0; t < o->trials; t++) {
-                bg_barrier(&j);
-                if (j.me == 0) {
-                    double s = run(&j, p, size, iters);
-                    vals[t] = lat ? 1e6 * s / (double)iters : (double)size * (double)iters / s / 1e6;
-                }
-                bg_barrier(&j);
-            }
-            if (j.me == 0) {
-                char extra[64];
-                snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-                bu_report(o, p->bench, p->variant, size, lat ? "latency" : "bandwidth",
-                          lat ? "us" : "MB/s", vals, o->trials, extra);
-            }
+            run_ctx_t c = { &j, p };
+            bu_pair_t pair = { run_fn, sync_fn, &c, (int)j.me };
+            bu_pair_trials(o, &pair, size, iters, lat, (double)size, vals);
+            bu_report_iters(o, (int)j.me, p->bench, p->variant, size, lat ? "latency" : "bandwidth",
+                            lat ? "us" : "MB/s", vals, iters);
         }
     }
     bg_finish(&j);

@@ -145,6 +145,69 @@ void bu_report(const bu_opts_t *o, const char *benchmark, const char *variant, s
     fflush(stdout);
 }
 
+void bu_report_iters(const bu_opts_t *o, int me, const char *benchmark, const char *variant,
+                     size_t size, const char *metric, const char *unit, const double *vals,
+                     long iters)
+{
+    if (me != 0) return;
+    char extra[64];
+    snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
+    bu_report(o, benchmark, variant, size, metric, unit, vals, o->trials, extra);
+}
+
+void bu_pair_trials(const bu_opts_t *o, const bu_pair_t *p, size_t size, long iters, int lat,
+                    double per_op, double *vals)
+{
+    if (p->me == 0) p->run(p->ctx, size, iters / 4 + 1); /* warm-up */
+    for (int t = 0; t < o->trials; t++) {
+        p->sync(p->ctx);
+        if (p->me == 0) {
+            double s = p->run(p->ctx, size, iters);
+            vals[t] = lat ? 1e6 * s / (double)iters : per_op * (double)iters / s / 1e6;
+        }
+        p->sync(p->ctx);
+    }
+}
+
+void bu_pair_sweep(const bu_opts_t *o, const bu_pair_t *p, const char *bench,
+                   const char *variant, int lat)
+{
+    if (!bu_selected(o, bench, variant)) return;
+    double vals[BU_MAX_TRIALS];
+    for (size_t size = o->min_size; size <= o->max_size; size *= 2) {
+        long iters = bu_iters(o, 20000, size, (lat ? 32.0 : 64.0) * 1024 * 1024, 4);
+        bu_pair_trials(o, p, size, iters, lat, (double)size, vals);
+        bu_report_iters(o, p->me, bench, variant, size, lat ? "latency" : "bandwidth",
+                        lat ? "us" : "MB/s", vals, iters);
+    }
+}
+
+void bu_rma_sweeps(const bu_opts_t *o, bu_pair_t *p)
+{
+    static const char *const sweep[4][2] = {
+        {"put_latency", "blocking"}, {"get_latency", "blocking"}, {"put_bw", "nbi"}, {"get_bw", "nbi"}};
+    int *kind = p->ctx;
+    for (*kind = 0; *kind < 4; (*kind)++)
+        bu_pair_sweep(o, p, sweep[*kind][0], sweep[*kind][1], *kind < 2);
+}
+
+void bu_barrier_bench(const bu_opts_t *o, int me, bu_sync_fn sync, bu_sync_fn timed, void *ctx,
+                      double (*combine)(void *ctx, double us))
+{
+    if (!bu_selected(o, "barrier", NULL)) return;
+    double vals[BU_MAX_TRIALS];
+    long iters = bu_iters(o, 20000, 0, 0, 10);
+    for (long i = 0; i < iters / 4 + 1; i++) sync(ctx); /* warm-up */
+    for (int t = 0; t < o->trials; t++) {
+        sync(ctx);
+        double t0 = bu_now();
+        for (long i = 0; i < iters; i++) timed(ctx);
+        double us = 1e6 * (bu_now() - t0) / (double)iters;
+        vals[t] = combine ? combine(ctx, us) : us;
+    }
+    bu_report_iters(o, me, "barrier", NULL, 0, "latency", "us", vals, iters);
+}
+
 void *bu_alloc(size_t bytes)
 {
     void *p = NULL;

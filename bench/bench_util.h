@@ -44,6 +44,44 @@ void bu_report(const bu_opts_t *o, const char *benchmark, const char *variant, s
                const char *metric, const char *unit, const double *vals, int n,
                const char *extra);
 
+/* bu_report with 'extra' "\"iters\":<iters>", on rank 0 ('me' == 0) only. */
+void bu_report_iters(const bu_opts_t *o, int me, const char *benchmark, const char *variant,
+                     size_t size, const char *metric, const char *unit, const double *vals,
+                     long iters);
+
+/* One measurement's callbacks: 'run' does 'iters' operations of 'size' bytes and returns the
+ * seconds they took; 'sync' is the job-wide barrier. 'ctx' goes to both. */
+typedef double (*bu_run_fn)(void *ctx, size_t size, long iters);
+typedef void (*bu_sync_fn)(void *ctx);
+typedef struct {
+    bu_run_fn  run;
+    bu_sync_fn sync;
+    void      *ctx;
+    int        me;    /* this rank: rank 0 runs, the others only join the syncs */
+} bu_pair_t;
+
+/* Rank 0 runs p->run once for iters/4+1 (warm-up), then o->trials times, each between two
+ * syncs; vals[t] (rank 0 only) is microseconds per op ('lat'), else 'per_op' (bytes for
+ * bandwidth, 1 for a rate) times ops per second, in millions. */
+void bu_pair_trials(const bu_opts_t *o, const bu_pair_t *p, size_t size, long iters, int lat,
+                    double per_op, double *vals);
+
+/* The peers' size sweep (o->min_size doubling to o->max_size) of benchmark bench:variant with
+ * bu_pair_trials, reported by rank 0: latency in us ('lat') or bandwidth in MB/s. */
+void bu_pair_sweep(const bu_opts_t *o, const bu_pair_t *p, const char *bench,
+                   const char *variant, int lat);
+
+/* The peers' four RMA sweeps, each with bu_pair_sweep: put_latency:blocking,
+ * get_latency:blocking, put_bw:nbi and get_bw:nbi; p->ctx points to the int 'kind' (0 to 3,
+ * in that order) that p->run reads. */
+void bu_rma_sweeps(const bu_opts_t *o, bu_pair_t *p);
+
+/* Latency of 'timed' (a barrier) back to back, 'iters' per trial after a warm-up of
+ * iters/4+1 'sync's; 'combine' (may be NULL) turns each rank's microseconds per call into
+ * the trial's value (e.g. the slowest rank's). Reported by rank 0 as "barrier". */
+void bu_barrier_bench(const bu_opts_t *o, int me, bu_sync_fn sync, bu_sync_fn timed, void *ctx,
+                      double (*combine)(void *ctx, double us));
+
 /* Page-aligned, pre-touched heap buffer (exits on failure). */
 void *bu_alloc(size_t bytes);
 

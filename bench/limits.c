@@ -69,9 +69,7 @@ static void cacheline_rtt(bu_opts_t *o, int two_lines)
     waitpid(pid, &st, 0);
     munmap((void *)mem, 4096);
     o->ranks = 2;
-    char extra[64];
-    snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-    bu_report(o, "limit_cacheline_rtt", variant, 64, "latency", "us", vals, o->trials, extra);
+    bu_report_iters(o, 0, "limit_cacheline_rtt", variant, 64, "latency", "us", vals, iters);
 }
 
 /* Echo of 'size' bytes between two processes, the data motion of an AM Medium ping-pong whose
@@ -128,9 +126,7 @@ static void copy_rtt(bu_opts_t *o)
             }
             if (t >= 0) vals[t] = 1e6 * (bu_now() - t0) / (double)n;
         }
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters[k]);
-        bu_report(o, "limit_copy_rtt", "echo", sizes[k], "latency", "us", vals, o->trials, extra);
+        bu_report_iters(o, 0, "limit_copy_rtt", "echo", sizes[k], "latency", "us", vals, iters[k]);
     }
     int st = 0;
     waitpid(pid, &st, 0);
@@ -155,9 +151,7 @@ static void memcpy_bw(bu_opts_t *o)
             }
             if (t >= 0) vals[t] = (double)size * (double)n / (bu_now() - t0) / 1e6;
         }
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(o, "limit_memcpy_bw", NULL, size, "bandwidth", "MB/s", vals, o->trials, extra);
+        bu_report_iters(o, 0, "limit_memcpy_bw", NULL, size, "bandwidth", "MB/s", vals, iters);
     }
     free(src);
     free(dst);

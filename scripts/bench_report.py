@@ -7,7 +7,6 @@ metric, depth): best-of-N is the minimum of all trial samples for latencies ("us
 maximum for bandwidths/rates; the median is over all samples of all interleaved runs."""
 import argparse
 import datetime
-import json
 import math
 import os
 import platform
@@ -63,28 +62,20 @@ class Store:
         self.meta = {}
         self.providers = defaultdict(set)  # system -> libfabric providers named in its results
         self.bad = 0
-        if not os.path.exists(path):
-            return
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line.startswith("{"):
-                    continue
-                try:
-                    r = json.loads(line)
-                except ValueError:
-                    self.bad += 1
-                    continue
-                if str(r.get("group", "")).startswith(("coll-", "imm-")):
-                    continue  # np 2 and 4 collectives, bench_imm: their tables read them
-                key = (r["benchmark"], r["system"], r.get("variant", ""), r.get("config", ""),
-                       int(r["size"]), r["metric"], int(r.get("depth", 0)))
-                samples = [float(x) for x in (r.get("samples") or [r["value"]])]
-                self.groups[key].extend(samples)
-                self.by_round[key][int(r.get("round", 0))].extend(samples)
-                self.meta[key] = r["unit"]
-                if r.get("provider"):
-                    self.providers[r["system"]].add(r["provider"])
+        for r in gex.read_results(path, self._count_bad):
+            if str(r.get("group", "")).startswith(("coll-", "imm-")):
+                continue  # np 2 and 4 collectives, bench_imm: their tables read them
+            key = (r["benchmark"], r["system"], r.get("variant", ""), r.get("config", ""),
+                   int(r["size"]), r["metric"], int(r.get("depth", 0)))
+            samples = [float(x) for x in (r.get("samples") or [r["value"]])]
+            self.groups[key].extend(samples)
+            self.by_round[key][int(r.get("round", 0))].extend(samples)
+            self.meta[key] = r["unit"]
+            if r.get("provider"):
+                self.providers[r["system"]].add(r["provider"])
+
+    def _count_bad(self):
+        self.bad += 1
 
     def stat(self, bench, system, variant=None, config="", size=0, metric=None, depth=0):
         """(best, median, n) for one measurement; variant None = best over variants."""
@@ -169,6 +160,28 @@ def machine():
 # ---- tables ------------------------------------------------------------------------------
 LIMIT_NAME = {"limit_memcpy_bw": "memcpy limit", "limit_cacheline_rtt": "cache-line RTT limit",
               "limit_copy_rtt": "echo RTT limit"}
+
+
+def goal_status(q, med, ok):
+    """A goal's status from its ratio of bests 'q' and median per-round ratio 'med'."""
+    if q is None:
+        return "not measured"
+    status = "**met**" if ok(q) else "**missed**"
+    if med is not None and ok(med) != ok(q):
+        status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+    return status
+
+
+def goal_row(name, target, a, b, unit, q, med, ok):
+    """A row of goal_table: values a / b (in unit), their ratio q, the median per-round one."""
+    return "| %s | %s | %s / %s %s | %s | %s | %s |" % (
+        name, target, fmt(a, unit), fmt(b, unit), unit, fmt(q), fmt(med), goal_status(q, med, ok))
+
+
+def goal_table(values, rows):
+    """The goals table of a transport section ('values': the heading of its values column)."""
+    return ["| goal | target | %s | ratio of bests | median per-round ratio | status |" % values,
+            "|---|---|---|---|---|---|"] + rows + [""]
 
 
 def peer_label(p, rivet_variant):
@@ -331,19 +344,11 @@ def coll_table(path):
     """Collectives (bench_coll, groups coll-np<N>): barrier, all-reduce and broadcast latency
     at each job size, Rivet vs each MPI peer (best over its configs); ratios of bests."""
     vals = defaultdict(list)
-    if os.path.exists(path):
-        with open(path) as f:
-            for line in f:
-                if not line.startswith("{"):
-                    continue
-                try:
-                    r = json.loads(line)
-                except ValueError:
-                    continue
-                if not str(r.get("group", "")).startswith("coll-"):
-                    continue
-                key = (r["benchmark"], r["system"], r.get("config", ""), int(r["ranks"]), int(r["size"]))
-                vals[key].extend(float(x) for x in (r.get("samples") or [r["value"]]))
+    for r in gex.read_results(path):
+        if not str(r.get("group", "")).startswith("coll-"):
+            continue
+        key = (r["benchmark"], r["system"], r.get("config", ""), int(r["ranks"]), int(r["size"]))
+        vals[key].extend(float(x) for x in (r.get("samples") or [r["value"]]))
     if not vals:
         return []
 
@@ -475,13 +480,8 @@ def udp_tables(st, meta=None):
         va, vb = va and va["best"], vb and vb["best"]
         q = ratio(va, vb)
         med = per_round(a, b)
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
-        rows.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(va, unit), fmt(vb, unit), unit, fmt(q), fmt(med), status))
-    L += ["| goal | target | values (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"] + rows + [""]
+        rows.append(goal_row(name, target, va, vb, unit, q, med, ok))
+    L += goal_table("values (best of N)", rows)
     L += ["| measurement | rivet-udp best (median) | udp-raw best | rivet-ofi best | gasnet-ex-udp best |",
           "|---|---|---|---|---|"]
 
@@ -542,16 +542,8 @@ def ofi_tables(st, meta=None):
                      st.round_best(n, wb, RAW, wv, "", wsize, metric)) for n in st.rounds()]
         per = [x for x in per if x is not None]
         med = statistics.median(per) if per else None
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
-        goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(r and r["best"], unit), fmt(w and w["best"], unit), unit, fmt(q),
-            fmt(med), status))
-    L += ["| goal | target | Rivet / raw (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"]
-    L += goals_
-    L.append("")
+        goals_.append(goal_row(name, target, r and r["best"], w and w["best"], unit, q, med, ok))
+    L += goal_table("Rivet / raw (best of N)", goals_)
     sizes = sorted(set(st.sizes("put_latency", OFI, "latency")) | set(st.sizes("put_latency", RAW, "latency")))
     if sizes:
         L += ["### Put latency over ofi (us)", "",
@@ -640,15 +632,8 @@ def ucx_tables(st):
             if x is not None:
                 per.append(x)
         med = statistics.median(per) if per else None
-        status = "not measured" if q is None else ("**met**" if ok(q) else "**missed**")
-        if q is not None and med is not None and ok(med) != ok(q):
-            status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
-        goals_.append("| %s | %s | %s / %s %s | %s | %s | %s |" % (
-            name, target, fmt(r and r["best"], unit), fmt(wbest, unit), unit, fmt(q), fmt(med), status))
-    L += ["| goal | target | Rivet / raw (best of N) | ratio of bests | median per-round ratio | status |",
-          "|---|---|---|---|---|---|"]
-    L += goals_
-    L.append("")
+        goals_.append(goal_row(name, target, r and r["best"], wbest, unit, q, med, ok))
+    L += goal_table("Rivet / raw (best of N)", goals_)
     def both(bench, metric):  # the sizes both measured (else whatever either did)
         a, b = set(st.sizes(bench, UCXR, metric)), set(st.sizes(bench, UCXP, metric))
         return sorted((a & b) or (a | b))
@@ -776,12 +761,7 @@ def goals(st):
             return "%s %s" % (w, fmt(v, unit))
         vals = "%s / %s %s" % (side(nname, nb, nl), side(dname, db, dl), unit)
         spread = ("%s .. %s (%d rounds)" % (fmt(min(per)), fmt(max(per)), len(per))) if per else "-"
-        if glob is None:
-            status = "not measured"
-        else:
-            status = "**met**" if ok(glob) else "**missed**"
-            if med is not None and ok(med) != ok(glob):
-                status += " (borderline: the median per-round ratio says %s)" % ("met" if ok(med) else "missed")
+        status = goal_status(glob, med, ok)
         out.append("| %s | %s | %s | %s | %s | %s | %s |" % (name, target, vals, fmt(glob), fmt(med),
                                                              spread, status))
     return out, skip
@@ -1132,81 +1112,48 @@ def main():
              "twice ucp_am_lat.")
     L.append("")
     for bench, title, metric, unit, lim in sections:
-        t = comparison_table(st, bench, metric, unit, lim)
-        if t:
-            L.append("### %s" % title)
-            L.append("")
-            L += t
-            L.append("")
+        L += gex.section("### %s" % title, comparison_table(st, bench, metric, unit, lim))
 
     L.append("## Rivet variants (best of N)")
     L.append("")
     for bench, metric, unit in (("put_latency", "latency", "us"), ("get_latency", "latency", "us"),
                                 ("put_bw", "bandwidth", "MB/s"), ("get_bw", "bandwidth", "MB/s")):
-        t = variants_table(st, bench, metric, unit)
-        if t:
-            L.append("### %s" % bench)
-            L.append("")
-            L += t
-            L.append("")
+        L += gex.section("### %s" % bench, variants_table(st, bench, metric, unit))
 
-    t = inject_tables(st)
-    if t:
-        L.append("## Injection overhead per operation vs queue depth (us, best of N)")
-        L.append("")
-        L.append("d back-to-back injections with GEX_EVENT_GROUP local completion (MPI: MPI_Put), "
-                 "completion and a barrier outside the timed region; value = injection time / d.")
-        L.append("")
-        L += t
+    L += gex.section("## Injection overhead per operation vs queue depth (us, best of N)",
+                     inject_tables(st),
+                     "d back-to-back injections with GEX_EVENT_GROUP local completion (MPI: MPI_Put), "
+                     "completion and a barrier outside the timed region; value = injection time / d.",
+                     blank_after=False)
 
-    t = coll_table(a.results or os.path.join(a.out, "results.json"))
-    if t:
-        L.append("## Collectives (us, best of N)")
-        L.append("")
-        L.append("bench_coll at 2 and 4 ranks on one host (2 cores: at 4 ranks they time-share): "
-                 "each call timed on its own, then an untimed barrier; value = the slowest rank's "
-                 "mean per call (barrier: back to back). allreduce = DBL sum; broadcast from rank 0. "
-                 "MPI: MPI_Barrier, MPI_Allreduce, MPI_Bcast timed the same way (at more ranks than "
-                 "cores: first round only, 0.5% of the iterations).")
-        L.append("")
-        L += t
-        L.append("")
+    L += gex.section("## Collectives (us, best of N)",
+                     coll_table(a.results or os.path.join(a.out, "results.json")),
+                     "bench_coll at 2 and 4 ranks on one host (2 cores: at 4 ranks they time-share): "
+                     "each call timed on its own, then an untimed barrier; value = the slowest rank's "
+                     "mean per call (barrier: back to back). allreduce = DBL sum; broadcast from rank 0. "
+                     "MPI: MPI_Barrier, MPI_Allreduce, MPI_Bcast timed the same way (at more ranks than "
+                     "cores: first round only, 0.5% of the iterations).")
 
-    t = amo_tables(st)
-    if t:
-        L.append("## Remote atomics (best of N)")
-        L.append("")
-        L.append("bench_amo: fetch-add from rank 0 to a word of rank 1, one at a time (latency) or "
-                 "all in flight then one sync (throughput); hot spot: every rank fetch-adds one word "
-                 "of rank 0, aggregate rate. CPU = atomics on the mapped segment, [ref] = "
-                 "RIVET_RATOMIC=ref (every op an AM round trip); ref/CPU and Rivet/peer are ratios "
-                 "of bests (for latencies < 1 is faster, for rates > 1 is faster). MPI: "
-                 "MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush, a fifth of the iterations; at more "
-                 "ranks than cores (hot spot np 4 and 8 on 2 cores) MPI busy-polls, so it runs in "
-                 "the first round only with a twentieth.")
-        L.append("")
-        L += t
-        L.append("")
-    t = amo_ofi_table(st, meta)
-    if t:
-        L.append("### Remote atomics over ofi (2 ranks, RIVET_PSHM=0)")
-        L.append("")
-        L += t
-        L.append("")
+    L += gex.section("## Remote atomics (best of N)", amo_tables(st),
+                     "bench_amo: fetch-add from rank 0 to a word of rank 1, one at a time (latency) or "
+                     "all in flight then one sync (throughput); hot spot: every rank fetch-adds one word "
+                     "of rank 0, aggregate rate. CPU = atomics on the mapped segment, [ref] = "
+                     "RIVET_RATOMIC=ref (every op an AM round trip); ref/CPU and Rivet/peer are ratios "
+                     "of bests (for latencies < 1 is faster, for rates > 1 is faster). MPI: "
+                     "MPI_Fetch_and_op(MPI_SUM) + MPI_Win_flush, a fifth of the iterations; at more "
+                     "ranks than cores (hot spot np 4 and 8 on 2 cores) MPI busy-polls, so it runs in "
+                     "the first round only with a twentieth.")
+    L += gex.section("### Remote atomics over ofi (2 ranks, RIVET_PSHM=0)", amo_ofi_table(st, meta))
 
     L += gex.np_tables(st, fmt, fmt_size, ratio)
     L += gex.imm_tables(a.results or os.path.join(a.out, "results.json"), fmt, ratio)
 
-    t = vis_tables(st)
-    if t:
-        L.append("## VIS: non-contiguous puts, stride optimizer on and off")
-        L.append("")
-        L.append("bench_vis (the seed's testvisperf method): NB puts back to back, then one sync; "
-                 "elements at 25% density on both sides; the 3-, 8- and 32-level Strided "
-                 "descriptions all fold to the same 1-D stride. on = RIVET_VIS_OPT=1, off = 0 "
-                 "(the caller's loop nest as given); on/off > 1 means the optimizer helps.")
-        L.append("")
-        L += t
+    L += gex.section("## VIS: non-contiguous puts, stride optimizer on and off", vis_tables(st),
+                     "bench_vis (the seed's testvisperf method): NB puts back to back, then one sync; "
+                     "elements at 25% density on both sides; the 3-, 8- and 32-level Strided "
+                     "descriptions all fold to the same 1-D stride. on = RIVET_VIS_OPT=1, off = 0 "
+                     "(the caller's loop nest as given); on/off > 1 means the optimizer helps.",
+                     blank_after=False)
 
     L += ofi_tables(st, meta)
     L += udp_tables(st, meta)

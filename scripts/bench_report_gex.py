@@ -37,6 +37,35 @@ NET_ROWS = [
 ]
 
 
+def read_results(path, on_bad=None):
+    """The JSON objects of a results file (one a line; other lines are skipped, and an
+    unparsable object calls on_bad()). A missing file has none."""
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            try:
+                r = json.loads(line)
+            except ValueError:
+                if on_bad:
+                    on_bad()
+                continue
+            yield r
+
+
+def section(title, rows, note=None, blank_after=True):
+    """A report section: heading, optional note paragraph, the rows; none without rows."""
+    if not rows:
+        return []
+    L = [title, ""]
+    if note:
+        L += [note, ""]
+    return L + list(rows) + ([""] if blank_after else [])
+
+
 def gasnet_table(st, fmt, ratio):
     """Rivet vs GASNet-EX, the same drivers compiled against each, run interleaved."""
     if not any(GX_SMP in st.systems(b) or GX_UDP in st.systems(b) for b in
@@ -112,21 +141,12 @@ def np_tables(st, fmt, fmt_size, ratio):
 def _imm_lines(path):
     vals = defaultdict(list)
     fails = defaultdict(int)
-    if not os.path.exists(path):
-        return vals, fails
-    with open(path) as f:
-        for line in f:
-            if not line.startswith("{"):
-                continue
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if not str(r.get("benchmark", "")).startswith("imm_"):
-                continue
-            key = (r["system"], int(r["ranks"]), r["benchmark"], r.get("variant", ""))
-            vals[key].extend(float(x) for x in (r.get("samples") or [r["value"]]))
-            fails[key] += int(r.get("imm_fails", 0))
+    for r in read_results(path):
+        if not str(r.get("benchmark", "")).startswith("imm_"):
+            continue
+        key = (r["system"], int(r["ranks"]), r["benchmark"], r.get("variant", ""))
+        vals[key].extend(float(x) for x in (r.get("samples") or [r["value"]]))
+        fails[key] += int(r.get("imm_fails", 0))
     return vals, fails
 
 

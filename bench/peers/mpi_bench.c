@@ -20,10 +20,12 @@ static char *winbase, *local, *heap;
 static size_t area;
 
 static void barrier(void) { MPI_Barrier(MPI_COMM_WORLD); }
+static void mpi_barrier(void *ctx) { (void)ctx; MPI_Barrier(MPI_COMM_WORLD); }
 
 /* RMA patterns: 0 put+flush each, 1 get+flush each, 2 puts then flush, 3 gets then flush. */
-static double rma(int kind, size_t size, long iters)
+static double rma(void *ctx, size_t size, long iters)
 {
+    int kind = *(const int *)ctx;
     double t0 = bu_now();
     switch (kind) {
     case 0:
@@ -52,31 +54,6 @@ static double rma(int kind, size_t size, long iters)
     double t = bu_now() - t0;
     BU_CLOBBER();
     return t;
-}
-
-static void rma_sweep(const char *bench, const char *variant, int kind)
-{
-    if (!bu_selected(&o, bench, variant)) return;
-    int lat = kind < 2;
-    double vals[BU_MAX_TRIALS];
-    for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
-        long iters = bu_iters(&o, 20000, size, (lat ? 32.0 : 64.0) * 1024 * 1024, 4);
-        if (me == 0) rma(kind, size, iters / 4 + 1);
-        for (int t = 0; t < o.trials; t++) {
-            barrier();
-            if (me == 0) {
-                double s = rma(kind, size, iters);
-                vals[t] = lat ? 1e6 * s / (double)iters : (double)size * (double)iters / s / 1e6;
-            }
-            barrier();
-        }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, variant, size, lat ? "latency" : "bandwidth",
-                      lat ? "us" : "MB/s", vals, o.trials, extra);
-        }
-    }
 }
 
 /* Two-sided ping-pong of 'size' bytes; both ranks run it. */
@@ -133,17 +110,13 @@ static void twosided(const char *bench, int is_flood, size_t limit)
             }
             barrier();
         }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            const char *v = is_flood ? "isend_irecv" : "send_recv";
-            if (!is_flood) {
-                bu_report(&o, bench, v, size, "latency", "us", lat, o.trials, extra);
-                if (size == 0) bu_report(&o, "am_short_rtt", v, 0, "latency", "us", lat, o.trials, extra);
-            } else {
-                if (size) bu_report(&o, bench, v, size, "bandwidth", "MB/s", bw, o.trials, extra);
-                bu_report(&o, bench, v, size, "rate", "Mmsg/s", rate, o.trials, extra);
-            }
+        const char *v = is_flood ? "isend_irecv" : "send_recv";
+        if (!is_flood) {
+            bu_report_iters(&o, me, bench, v, size, "latency", "us", lat, iters);
+            if (size == 0) bu_report_iters(&o, me, "am_short_rtt", v, 0, "latency", "us", lat, iters);
+        } else {
+            if (size) bu_report_iters(&o, me, bench, v, size, "bandwidth", "MB/s", bw, iters);
+            bu_report_iters(&o, me, bench, v, size, "rate", "Mmsg/s", rate, iters);
         }
     }
     MPI_Comm_free(&pair);
@@ -185,25 +158,6 @@ static void inject(void)
     }
 }
 
-static void barrier_bench(void)
-{
-    if (!bu_selected(&o, "barrier", NULL)) return;
-    double vals[BU_MAX_TRIALS];
-    long iters = bu_iters(&o, 20000, 0, 0, 10);
-    for (long i = 0; i < iters / 4 + 1; i++) barrier();
-    for (int t = 0; t < o.trials; t++) {
-        barrier();
-        double t0 = bu_now();
-        for (long i = 0; i < iters; i++) MPI_Barrier(MPI_COMM_WORLD);
-        vals[t] = 1e6 * (bu_now() - t0) / (double)iters;
-    }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "barrier", NULL, 0, "latency", "us", vals, o.trials, extra);
-    }
-}
-
 /* Remote atomics, as bench/bench_amo.c measures them: MPI_Fetch_and_op(MPI_SUM) on a word of
  * the window, one at a time (each followed by MPI_Win_flush) or many then one flush; the hot
  * spot has every rank fetch-add one word of rank 0, timed barrier to barrier on rank 0. */
@@ -228,6 +182,14 @@ static double amo_run(int is64, int lat, int target, MPI_Aint disp, long iters)
     return t;
 }
 
+/* bu_run_fn of the pair benchmarks: ctx is {is64, lat}. */
+static double amo_pair_run(void *ctx, size_t size, long iters)
+{
+    const int *k = ctx;
+    (void)size;
+    return amo_run(k[0], k[1], 1, 8, iters);
+}
+
 static void amo_pair(const char *bench, int lat)
 {
     static const char *const variants[2] = {"u32", "u64"};
@@ -236,21 +198,11 @@ static void amo_pair(const char *bench, int lat)
         long iters = bu_iters(&o, lat ? 20000 : 50000, 0, 0, 10);
         if (iters > amo_max) iters = amo_max;
         double vals[BU_MAX_TRIALS];
-        if (me == 0) amo_run(is64, lat, 1, 8, iters / 4 + 1);
-        for (int t = 0; t < o.trials; t++) {
-            barrier();
-            if (me == 0) {
-                double s = amo_run(is64, lat, 1, 8, iters);
-                vals[t] = lat ? 1e6 * s / (double)iters : (double)iters / s / 1e6;
-            }
-            barrier();
-        }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
-                      lat ? "us" : "Mops/s", vals, o.trials, extra);
-        }
+        int k[2] = { is64, lat };
+        bu_pair_t p = { amo_pair_run, mpi_barrier, k, me };
+        bu_pair_trials(&o, &p, 0, iters, lat, 1.0, vals);
+        bu_report_iters(&o, me, bench, variants[is64], is64 ? 8 : 4, lat ? "latency" : "rate",
+                        lat ? "us" : "Mops/s", vals, iters);
     }
 }
 
@@ -270,11 +222,7 @@ static void amo_hotspot(void)
         MPI_Reduce(mine, span, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (t >= 0 && me == 0) vals[t] = (double)iters * np / (span[1] + span[0]) / 1e6;
     }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, o.trials, extra);
-    }
+    bu_report_iters(&o, me, "amo_hotspot", variant, 8, "rate", "Mops/s", vals, iters);
 }
 
 static void amo_all(void)
@@ -321,11 +269,7 @@ static void coll_sweep(const char *bench, int is_bcast)
             MPI_Reduce(&mean, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
             if (t >= 0) vals[t] = worst;
         }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, NULL, size, "latency", "us", vals, o.trials, extra);
-        }
+        bu_report_iters(&o, me, bench, NULL, size, "latency", "us", vals, iters);
         free(src);
         free(dst);
     }
@@ -359,15 +303,14 @@ int main(int argc, char **argv)
     heap = bu_alloc(area);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, win);
     barrier();
-    rma_sweep("put_latency", "blocking", 0);
-    rma_sweep("get_latency", "blocking", 1);
-    rma_sweep("put_bw", "nbi", 2);
-    rma_sweep("get_bw", "nbi", 3);
+    int kind;
+    bu_pair_t rp = { rma, mpi_barrier, &kind, me };
+    bu_rma_sweeps(&o, &rp);
     inject();
     size_t twosided_max = o.max_size < (64 << 10) ? o.max_size : (64 << 10);
     twosided("am_medium_rtt", 0, twosided_max);
     twosided("am_medium_flood", 1, twosided_max);
-    barrier_bench();
+    bu_barrier_bench(&o, me, mpi_barrier, mpi_barrier, NULL, NULL);
     coll_sweep("allreduce", 0);
     coll_sweep("broadcast", 1);
     amo_all();

@@ -18,8 +18,9 @@ static char *sym, *heap;   /* symmetric area (remote target) and a private sourc
 static long *flag;         /* symmetric ping-pong flag */
 
 /* 0 put+quiet each, 1 get each, 2 nbi puts then quiet, 3 nbi gets then quiet. */
-static double rma(int kind, size_t size, long iters)
+static double rma(void *ctx, size_t size, long iters)
 {
+    int kind = *(const int *)ctx;
     double t0 = bu_now();
     switch (kind) {
     case 0:
@@ -42,30 +43,7 @@ static double rma(int kind, size_t size, long iters)
     return t;
 }
 
-static void rma_sweep(const char *bench, const char *variant, int kind)
-{
-    if (!bu_selected(&o, bench, variant)) return;
-    int lat = kind < 2;
-    double vals[BU_MAX_TRIALS];
-    for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
-        long iters = bu_iters(&o, 20000, size, (lat ? 32.0 : 64.0) * 1024 * 1024, 4);
-        if (me == 0) rma(kind, size, iters / 4 + 1);
-        for (int t = 0; t < o.trials; t++) {
-            shmem_barrier_all();
-            if (me == 0) {
-                double s = rma(kind, size, iters);
-                vals[t] = lat ? 1e6 * s / (double)iters : (double)size * (double)iters / s / 1e6;
-            }
-            shmem_barrier_all();
-        }
-        if (me == 0) {
-            char extra[64];
-            snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-            bu_report(&o, bench, variant, size, lat ? "latency" : "bandwidth",
-                      lat ? "us" : "MB/s", vals, o.trials, extra);
-        }
-    }
-}
+static void barrier_all(void *ctx) { (void)ctx; shmem_barrier_all(); }
 
 /* Flag ping-pong: each side writes the other's flag with shmem_long_p and waits for its own. */
 static void pingpong(void)
@@ -91,30 +69,7 @@ static void pingpong(void)
         if (t >= 0) vals[t] = 1e6 * (bu_now() - t0) / (double)n;
         shmem_barrier_all();
     }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "am_short_rtt", "put_flag", 0, "latency", "us", vals, o.trials, extra);
-    }
-}
-
-static void barrier_bench(void)
-{
-    if (!bu_selected(&o, "barrier", NULL)) return;
-    double vals[BU_MAX_TRIALS];
-    long iters = bu_iters(&o, 20000, 0, 0, 10);
-    for (long i = 0; i < iters / 4 + 1; i++) shmem_barrier_all();
-    for (int t = 0; t < o.trials; t++) {
-        shmem_barrier_all();
-        double t0 = bu_now();
-        for (long i = 0; i < iters; i++) shmem_barrier_all();
-        vals[t] = 1e6 * (bu_now() - t0) / (double)iters;
-    }
-    if (me == 0) {
-        char extra[64];
-        snprintf(extra, sizeof extra, "\"iters\":%ld", iters);
-        bu_report(&o, "barrier", NULL, 0, "latency", "us", vals, o.trials, extra);
-    }
+    bu_report_iters(&o, me, "am_short_rtt", "put_flag", 0, "latency", "us", vals, iters);
 }
 
 int main(int argc, char **argv)
@@ -140,12 +95,11 @@ int main(int argc, char **argv)
     *flag = 0;
     heap = bu_alloc(area);
     shmem_barrier_all();
-    rma_sweep("put_latency", "blocking", 0);
-    rma_sweep("get_latency", "blocking", 1);
-    rma_sweep("put_bw", "nbi", 2);
-    rma_sweep("get_bw", "nbi", 3);
+    int kind;
+    bu_pair_t rp = { rma, barrier_all, &kind, me };
+    bu_rma_sweeps(&o, &rp);
     pingpong();
-    barrier_bench();
+    bu_barrier_bench(&o, me, barrier_all, barrier_all, NULL, NULL);
     /* Results are complete here; Debian's oshmem may crash inside shmem_finalize. */
     fprintf(stderr, "shmem_bench: results complete\n");
     fflush(stdout);

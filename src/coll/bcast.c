@@ -99,15 +99,8 @@ static void rv_bcast_prep(struct rv_coll_op *o)
 struct rv_coll_op *rv_coll_bcast_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
                                      const void *src, size_t nbytes, uint32_t sigop)
 {
-    RV_CHECK_INIT(call);
-    if (tm && tm->coll && root >= tm->size)
-        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
     struct rv_coll_sig sig = { .kind = RV_COLL_BCAST, .root = root, .nbytes = nbytes, .op = sigop };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_bcast_small);
-    o->root = root;
-    o->dst = dst;
-    o->src = src;
-    o->nbytes = nbytes;
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, rv_bcast_small);
     if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
     if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
     o->prep = rv_bcast_prep;

@@ -459,6 +459,22 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     return o;
 }
 
+struct rv_coll_op *rv_coll_data_op_new(const char *call, gex_TM_t tm, const struct rv_coll_sig *sig,
+                                       void *dst, const void *src,
+                                       int (*advance)(struct rv_coll_op *))
+{
+    RV_CHECK_INIT(call);
+    gex_Rank_t root = sig->root;
+    if (tm && tm->coll && root != GEX_RANK_INVALID && root >= tm->size)
+        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
+    struct rv_coll_op *o = rv_coll_op_new(call, tm, sig, advance);
+    o->root = root;
+    o->dst = dst;
+    o->src = src;
+    o->nbytes = sig->nbytes;
+    return o;
+}
+
 /* ---- synchronizing ops (GASNet-1 IN_ALLSYNC / OUT_ALLSYNC) ------------------------ */
 
 /* Dissemination barrier over the whole team in steps base + round. */

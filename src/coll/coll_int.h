@@ -184,6 +184,11 @@ void rv_coll_team_fini(struct rv_tm *tm);
  * number, with signature 'sig'. */
 struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv_coll_sig *sig,
                                   int (*advance)(struct rv_coll_op *));
+/* rv_coll_op_new for a collective that moves data: sig->root checked against the team
+ * (GEX_RANK_INVALID: none), and the op's root, dst, src and nbytes (sig->nbytes) set. */
+struct rv_coll_op *rv_coll_data_op_new(const char *call, gex_TM_t tm, const struct rv_coll_sig *sig,
+                                       void *dst, const void *src,
+                                       int (*advance)(struct rv_coll_op *));
 /* Starts an op (checks early arrivals against its signature, advances once); returns
  * its event, or GEX_EVENT_INVALID when it completed at once. */
 gex_Event_t rv_coll_op_start(struct rv_coll_op *o);

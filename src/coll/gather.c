@@ -85,17 +85,10 @@ static void rv_gather_prep(struct rv_coll_op *o)
 struct rv_coll_op *rv_coll_gather_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
                                       const void *src, size_t nbytes, uint32_t sigop)
 {
-    RV_CHECK_INIT(call);
-    if (tm && tm->coll && root >= tm->size)
-        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
     struct rv_coll_sig sig = { .kind = RV_COLL_GATHER, .root = root, .nbytes = nbytes, .op = sigop };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_gather_tree);
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, rv_gather_tree);
     gex_Rank_t n = tm->size, me = tm->rank;
     rv_gather_check(call, tm, dst, src, nbytes, me == root);
-    o->root = root;
-    o->dst = dst;
-    o->src = src;
-    o->nbytes = nbytes;
     o->vr = (me + n - root) % n;
     o->prep = rv_gather_prep;
     if (nbytes >= RV_GATHER_DIRECT) {
@@ -146,19 +139,12 @@ static void rv_scatter_prep(struct rv_coll_op *o)
 struct rv_coll_op *rv_coll_scatter_new(const char *call, gex_TM_t tm, gex_Rank_t root, void *dst,
                                        const void *src, size_t nbytes, uint32_t sigop)
 {
-    RV_CHECK_INIT(call);
-    if (tm && tm->coll && root >= tm->size)
-        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
     struct rv_coll_sig sig = { .kind = RV_COLL_SCATTER, .root = root, .nbytes = nbytes, .op = sigop };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_scatter_advance);
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, rv_scatter_advance);
     /* the root's src is read, everyone's dst written */
     if (nbytes && !dst) rv_fatal("%s: dst is NULL", call);
     if (nbytes && tm->rank == root && !src) rv_fatal("%s: src is NULL on the root", call);
     if (nbytes > SIZE_MAX / tm->size) rv_fatal("%s: size * nbytes overflows", call);
-    o->root = root;
-    o->dst = dst;
-    o->src = src;
-    o->nbytes = nbytes;
     o->k = 1;
     o->prep = rv_scatter_prep;
     return o;
@@ -178,12 +164,9 @@ struct rv_coll_op *rv_coll_allgather_new(const char *call, gex_TM_t tm, unsigned
                                          const void *src, size_t nbytes, uint32_t sigop)
 {
     struct rv_coll_sig sig = { .kind = kind, .root = GEX_RANK_INVALID, .nbytes = nbytes, .op = sigop };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_allgather_advance);
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, rv_allgather_advance);
     rv_gather_check(call, tm, dst, src, nbytes, 1);
     gex_Rank_t n = tm->size, me = tm->rank;
-    o->dst = dst;
-    o->src = src;
-    o->nbytes = nbytes;
     o->vr = me;
     o->blk = (struct rv_coll_blocks){ .bs = nbytes, .total = (uint64_t)n * nbytes, .n = n };
     o->prep = rv_allgather_prep;
@@ -238,14 +221,10 @@ static void rv_alltoall_prep(struct rv_coll_op *o)
 struct rv_coll_op *rv_coll_alltoall_new(const char *call, gex_TM_t tm, void *dst, const void *src,
                                         size_t nbytes, uint32_t sigop)
 {
-    RV_CHECK_INIT(call);
     struct rv_coll_sig sig = { .kind = RV_COLL_ALLTOALL, .root = GEX_RANK_INVALID, .nbytes = nbytes,
                                .op = sigop };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, rv_alltoall_advance);
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, rv_alltoall_advance);
     rv_gather_check(call, tm, dst, src, nbytes, 1);
-    o->dst = dst;
-    o->src = src;
-    o->nbytes = nbytes;
     o->k = 1;
     o->prep = rv_alltoall_prep;
     return o;

@@ -214,20 +214,14 @@ static struct rv_coll_op *rv_reduce_new(const char *call, unsigned kind, gex_TM_
     default: rv_fatal("%s: op 0x%x is not valid for reductions", call, (unsigned)op);
     }
     if (!src) rv_fatal("%s: src is NULL", call);
-    if (tm && tm->coll && root != GEX_RANK_INVALID && root >= tm->size)
-        rv_fatal("%s: root %u is out of range (team size %u)", call, root, tm->size);
     size_t nb = dt_sz * dt_cnt;
     struct rv_coll_sig sig = { .kind = kind, .root = root, .nbytes = nb, .dt = dt, .op = op };
-    struct rv_coll_op *o = rv_coll_op_new(call, tm, &sig, NULL);
+    struct rv_coll_op *o = rv_coll_data_op_new(call, tm, &sig, dst, src, NULL);
     if ((kind == RV_COLL_REDUCE_ALL || tm->rank == root) && !dst)
         rv_fatal("%s: dst is NULL", call);
-    o->root = root;
-    o->dst = dst;
-    o->src = src;
     o->dt = dt;
     o->dt_sz = dt_sz;
     o->dt_cnt = dt_cnt;
-    o->nbytes = nb;
     o->gop = op;
     o->fn = user_op;
     o->cdata = user_cdata;

@@ -93,16 +93,27 @@ static gex_Event_t rv_coll_go(struct rv_coll_op *o, unsigned sync)
 
 #define RV_SIGOP(flags) ((uint32_t)(flags) & GASNET_COLL_SYNC_FLAG_MASK)
 
+/* A rooted data collective (broadcast, scatter, gather): its root image 'what' checked. */
+typedef struct rv_coll_op *(*rv_rooted_new_t)(const char *call, gex_TM_t tm, gex_Rank_t root,
+                                              void *dst, const void *src, size_t nbytes,
+                                              uint32_t sigop);
+static gex_Event_t rv_coll_rooted(const char *call, rv_rooted_new_t make, const char *what,
+                                  gasnet_team_handle_t team, gasnet_image_t image, void *dst,
+                                  const void *src, size_t nbytes, int flags)
+{
+    unsigned sync;
+    gex_TM_t tm = rv_coll_begin(call, team, flags, &sync);
+    rv_image_check(call, what, image, tm);
+    return rv_coll_go(make(call, tm, image, dst, src, nbytes, RV_SIGOP(flags)), sync);
+}
+
 /* ---- the data collectives ------------------------------------------------------------ */
 
 gex_Event_t gasnet_coll_broadcast_nb(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
                                      void *src, size_t nbytes, int flags)
 {
-    static const char call[] = "gasnet_coll_broadcast";
-    unsigned sync;
-    gex_TM_t tm = rv_coll_begin(call, team, flags, &sync);
-    rv_image_check(call, "srcimage", srcimage, tm);
-    return rv_coll_go(rv_coll_bcast_new(call, tm, srcimage, dst, src, nbytes, RV_SIGOP(flags)), sync);
+    return rv_coll_rooted("gasnet_coll_broadcast", rv_coll_bcast_new, "srcimage", team, srcimage,
+                          dst, src, nbytes, flags);
 }
 
 void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
@@ -114,11 +125,8 @@ void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t 
 gex_Event_t gasnet_coll_scatter_nb(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
                                    void *src, size_t nbytes, int flags)
 {
-    static const char call[] = "gasnet_coll_scatter";
-    unsigned sync;
-    gex_TM_t tm = rv_coll_begin(call, team, flags, &sync);
-    rv_image_check(call, "srcimage", srcimage, tm);
-    return rv_coll_go(rv_coll_scatter_new(call, tm, srcimage, dst, src, nbytes, RV_SIGOP(flags)), sync);
+    return rv_coll_rooted("gasnet_coll_scatter", rv_coll_scatter_new, "srcimage", team, srcimage,
+                          dst, src, nbytes, flags);
 }
 
 void gasnet_coll_scatter(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage, void *src,
@@ -130,11 +138,8 @@ void gasnet_coll_scatter(gasnet_team_handle_t team, void *dst, gasnet_image_t sr
 gex_Event_t gasnet_coll_gather_nb(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
                                   void *src, size_t nbytes, int flags)
 {
-    static const char call[] = "gasnet_coll_gather";
-    unsigned sync;
-    gex_TM_t tm = rv_coll_begin(call, team, flags, &sync);
-    rv_image_check(call, "dstimage", dstimage, tm);
-    return rv_coll_go(rv_coll_gather_new(call, tm, dstimage, dst, src, nbytes, RV_SIGOP(flags)), sync);
+    return rv_coll_rooted("gasnet_coll_gather", rv_coll_gather_new, "dstimage", team, dstimage,
+                          dst, src, nbytes, flags);
 }
 
 void gasnet_coll_gather(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst, void *src,

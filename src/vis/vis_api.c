@@ -186,6 +186,20 @@ static size_t rv_vis_vec_total(const char *call, const char *which, size_t count
     return t;
 }
 
+/* One side of a vector (vec) or indexed (addrs, entries of 'len' bytes) transfer. */
+static rv_vis_side_t rv_vis_list_side(unsigned kind, size_t n, size_t len, const gex_Memvec_t *vec,
+                                      void *const *addrs)
+{
+    rv_vis_side_t x;
+    memset(&x, 0, sizeof x);
+    x.kind = kind;
+    x.n = n;
+    x.len = len;
+    x.vec = vec;
+    x.addrs = addrs;
+    return x;
+}
+
 static gex_Event_t rv_vis_vector(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank,
                                  size_t dstcount, const gex_Memvec_t *dstlist, size_t srccount,
                                  const gex_Memvec_t *srclist, int form, gex_Flags_t flags)
@@ -198,14 +212,8 @@ static gex_Event_t rv_vis_vector(const char *call, int is_get, gex_TM_t tm, gex_
         rv_fatal("%s: dstlist describes %zu bytes and srclist %zu; the totals must be equal", call,
                  dt, st);
     if (!dt) return GEX_EVENT_INVALID;
-    rv_vis_side_t d, s;
-    memset(&d, 0, sizeof d);
-    memset(&s, 0, sizeof s);
-    d.kind = s.kind = RV_VIS_K_VECTOR;
-    d.n = dstcount;
-    d.vec = dstlist;
-    s.n = srccount;
-    s.vec = srclist;
+    rv_vis_side_t d = rv_vis_list_side(RV_VIS_K_VECTOR, dstcount, 0, dstlist, NULL);
+    rv_vis_side_t s = rv_vis_list_side(RV_VIS_K_VECTOR, srccount, 0, srclist, NULL);
     return rv_vis_lists(call, is_get, jr, rank, &d, &s, dt, form, lc, flags);
 }
 
@@ -227,16 +235,8 @@ static gex_Event_t rv_vis_indexed(const char *call, int is_get, gex_TM_t tm, gex
     if (!dt) return GEX_EVENT_INVALID;
     if (!dstlist || !srclist)
         rv_fatal("%s: %s is NULL with a non-empty transfer", call, dstlist ? "srclist" : "dstlist");
-    rv_vis_side_t d, s;
-    memset(&d, 0, sizeof d);
-    memset(&s, 0, sizeof s);
-    d.kind = s.kind = RV_VIS_K_INDEXED;
-    d.n = dstcount;
-    d.len = dstlen;
-    d.addrs = dstlist;
-    s.n = srccount;
-    s.len = srclen;
-    s.addrs = srclist;
+    rv_vis_side_t d = rv_vis_list_side(RV_VIS_K_INDEXED, dstcount, dstlen, NULL, dstlist);
+    rv_vis_side_t s = rv_vis_list_side(RV_VIS_K_INDEXED, srccount, srclen, NULL, srclist);
     return rv_vis_lists(call, is_get, jr, rank, &d, &s, dt, form, lc, flags);
 }
 

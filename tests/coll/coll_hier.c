@@ -7,21 +7,10 @@
  * the same on the primordial team. */
 #include "rv_test.h"
 
+#include "coll_aff.h"
+
 #include <gasnet_coll.h>
 
-/* Non-commutative, associative: affine maps mod 2^64; (m1, c1) then (m2, c2) is
- * (m1*m2, c1*m2 + c2), arg1 being the lower team ranks. */
-typedef struct { uint64_t m, c; } aff_t;
-static void aff_then(const void *arg1, void *arg2_and_out, size_t count, const void *cdata)
-{
-    (void)cdata;
-    const aff_t *x = arg1;
-    aff_t *y = arg2_and_out;
-    for (size_t i = 0; i < count; i++) {
-        aff_t r = { x[i].m * y[i].m, x[i].c * y[i].m + y[i].c };
-        y[i] = r;
-    }
-}
 static aff_t aff_of(gex_Rank_t jobrank, size_t i)
 {
     return (aff_t){ 2 * (jobrank * 13 + i) + 3, jobrank * 101 + i * 7 + 1 };
@@ -75,16 +64,16 @@ static void run(gex_TM_t tm, const char *what)
             memset(d, 0, cnt * sizeof *d);
             if (root == n)
                 gex_Event_Wait(gex_Coll_ReduceToAllNB(tm, d, s, GEX_DT_USER, sizeof(aff_t), cnt,
-                                                      GEX_OP_USER_NC, aff_then, NULL, 0));
+                                                      GEX_OP_USER_NC, aff_compose, NULL, 0));
             else
                 gex_Event_Wait(gex_Coll_ReduceToOneNB(tm, root, d, s, GEX_DT_USER, sizeof(aff_t), cnt,
-                                                      GEX_OP_USER_NC, aff_then, NULL, 0));
+                                                      GEX_OP_USER_NC, aff_compose, NULL, 0));
             if (root != n && root != me) continue;
             for (size_t i = 0; i < cnt; i++) {
                 aff_t e = aff_of(gex_TM_TranslateRankToJobrank(tm, 0), i);
                 for (gex_Rank_t r = 1; r < n; r++) {
                     aff_t y = aff_of(gex_TM_TranslateRankToJobrank(tm, r), i);
-                    aff_then(&e, &y, 1, NULL);
+                    aff_compose(&e, &y, 1, NULL);
                     e = y;
                 }
                 RVT_CHECK(d[i].m == e.m && d[i].c == e.c, "%s: USER_NC elem %zu (root %u) is not "

@@ -4,6 +4,7 @@
  * GEX_OP_USER on GEX_DT_USER and a non-commutative GEX_OP_USER_NC (whose result
  * must be exactly x0 OP x1 OP ... in rank order, also through the large algorithm). */
 #include "rv_test.h"
+#include "coll_aff.h"
 #include <gasnet_coll.h>
 
 #define CNT_MAX 12000 /* 48 KB of I32, 96 KB of doubles: above RIVET_COLL_LARGE, several chunks */
@@ -82,19 +83,7 @@ static void trio_sum(const void *arg1, void *arg2_and_out, size_t count, const v
     user_calls++;
 }
 
-/* Non-commutative but associative: composition of affine maps mod 2^64,
- * (m1, c1) then (m2, c2) = (m1*m2, c1*m2 + c2); arg1 is the earlier ranks. */
-typedef struct { uint64_t m, c; } aff_t;
-static void aff_compose(const void *arg1, void *arg2_and_out, size_t count, const void *cdata)
-{
-    (void)cdata;
-    const aff_t *x = arg1;
-    aff_t *y = arg2_and_out;
-    for (size_t i = 0; i < count; i++) {
-        aff_t r = { x[i].m * y[i].m, x[i].c * y[i].m + y[i].c };
-        y[i] = r;
-    }
-}
+/* Non-commutative but associative: aff_compose (coll_aff.h). */
 static aff_t aff_of(gex_Rank_t r, size_t i) { return (aff_t){ 3 + 2 * r + i, 11 * r + i + 5 }; }
 
 static void dbl_max(const void *arg1, void *arg2_and_out, size_t count, const void *cdata)

@@ -237,13 +237,7 @@ static void run_mode(gex_Rank_t k, int mode)
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, SEG_BYTES);
-    size_t off = 0;
-    for (size_t j = 0; j < NSIZES; j++) {
-        slot_off[j] = off;
-        slot_len[j] = (GUARD + 8 + sizes[j] + GUARD + 63) & ~(size_t)63;
-        off += slot_len[j];
-    }
-    RVT_CHECK(off <= AREA, "slots need %zu bytes, the area has %zu", off, (size_t)AREA);
+    rmat_slots(sizes, NSIZES, GUARD, AREA, slot_off, slot_len);
     rmat_master_init(AREA + RMAT_MIB);
     myseg = rmat_my_seg();
     rvt_barrier();

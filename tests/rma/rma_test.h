@@ -123,4 +123,19 @@ static inline uint8_t *rmat_xmalloc(size_t n)
 
 static inline uint8_t *rmat_my_seg(void) { return (uint8_t *)rvt_seg_addr(rvt_me, 0); }
 
+/* Lays out one slot per size back to back in an area of 'area' bytes: slot j holds a guard,
+ * up to 8 bytes of misalignment, sizes[j] bytes and a guard, rounded up to 64 bytes. Fails
+ * the test if they do not fit. */
+static inline void rmat_slots(const size_t *sizes, size_t n, size_t guard, size_t area,
+                              size_t *slot_off, size_t *slot_len)
+{
+    size_t off = 0;
+    for (size_t j = 0; j < n; j++) {
+        slot_off[j] = off;
+        slot_len[j] = (guard + 8 + sizes[j] + guard + 63) & ~(size_t)63;
+        off += slot_len[j];
+    }
+    RVT_CHECK(off <= area, "slots need %zu bytes, the area has %zu", off, area);
+}
+
 #endif /* RMA_TEST_H */

@@ -335,7 +335,7 @@ int main(int argc, char **argv)
         job.rank[r].fd = -1;
         job.rank[r].host = UINT32_MAX;
     }
-    job.srv.coll_seq = 1;
+    rv_run_srv_init(&job);
     if (job.opt.timeout > 0)
         job.timeout_at_ms = rv_run_now_ms() + (int64_t)(job.opt.timeout * 1000.0 + 0.5);
     rv_run_log(&job, "job secret %s, %u rank(s) of %s", job.secret, (unsigned)job.opt.np,

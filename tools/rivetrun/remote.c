@@ -200,7 +200,7 @@ static void rv_run_answer(rv_run_job_t *job, rv_run_remote_t *rm, rv_run_pending
         return;
     }
     rv_run_host_t *h = &rm->host[a->host];
-    if (job->ending) {   /* too late: the agent sees the connection close and leaves */
+    if (job->srv.end.ending) {   /* too late: the agent sees the connection close and leaves */
         rv_run_log(job, "host %s connected while the job ends; sent it away", h->name);
         rv_run_pending_close(p);
         h->state = RV_HOST_CLOSED;
@@ -269,7 +269,7 @@ static int rv_run_frame(rv_run_job_t *job, rv_run_host_t *h, const rv_net_frame_
         job->rank[r].pid = (pid_t)f->arg;   /* the agent logged it (-v) */
         return 0;
     case RV_NET_NOSTART:   /* the agent printed why; its output comes through the shell */
-        if (!job->ending) {
+        if (!job->srv.end.ending) {
             fprintf(stderr, "rivetrun: host %s could not start its ranks\n", h->name);
             rv_run_end_failed(job, (int)f->arg ? (int)f->arg : RV_RUN_EXIT_ERROR);
         }
@@ -370,11 +370,11 @@ int64_t rv_run_remote_tick(rv_run_job_t *job, int64_t now)
             rm->launch_deadline = 0;
             char sb[512];
             rv_run_strangers(rm, sb, sizeof sb);
-            if (sb[0] && !job->ending)
+            if (sb[0] && !job->srv.end.ending)
                 fprintf(stderr, "rivetrun: while waiting for the agents, %s\n", sb);
             for (uint32_t h = 0; h < rm->nhosts; h++) {
                 rv_run_host_t *ho = &rm->host[h];
-                if (ho->state != RV_HOST_LAUNCHING || job->ending) continue;
+                if (ho->state != RV_HOST_LAUNCHING || job->srv.end.ending) continue;
                 char rb[64];
                 rv_run_range(ho, rb, sizeof rb);
                 fprintf(stderr, "rivetrun: host %s (%s) did not connect back within %llu s "
@@ -443,7 +443,7 @@ int rv_run_remote_child(rv_run_job_t *job, pid_t pid, int status)
         else snprintf(st, sizeof st, "signal %s", rv_boot_signame(WTERMSIG(status), sb));
         if (h->state == RV_HOST_LAUNCHING) {
             h->state = RV_HOST_CLOSED;
-            if (!job->ending) {
+            if (!job->srv.end.ending) {
                 char rb[64];
                 rv_run_range(h, rb, sizeof rb);
                 char sb[512];
@@ -456,7 +456,7 @@ int rv_run_remote_child(rv_run_job_t *job, pid_t pid, int status)
                 rv_run_end_failed(job, RV_RUN_EXIT_ERROR);
             }
             rv_run_forget_ranks(job, h);
-        } else if (!job->ending && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        } else if (!job->srv.end.ending && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
             /* the agent failed after all, or the shell died under it: its output may be lost */
             fprintf(stderr, "rivetrun: warning: the remote shell of host %s exited with %s\n",
                     h->name, st);

@@ -62,7 +62,6 @@ typedef struct rv_run_rank {
     int       fd;            /* our end of its socket; -1 once closed */
     int       reaped;        /* waitpid() has collected it */
     int       status;        /* wait status once reaped */
-    int       termed;        /* we sent it SIGTERM */
     rv_boot_srv_rank_t srv;  /* its part in the collectives (exiting, ncoll, ...) */
     rv_run_result_t *out;    /* result being sent to it, or NULL */
     int       out_hdr;       /* the RESULT header of 'out' went out */
@@ -83,12 +82,7 @@ typedef struct rv_run_job {
     sigset_t       orig_mask;  /* restored in the children */
     int            sigfd;
     rv_boot_srv_t  srv;           /* the collective in progress */
-    /* the job's fate */
-    int            ending;        /* the job is being torn down */
-    int            exit_code;
-    int64_t        term_at_ms;    /* SIGTERM the ranks at this time (0: not armed) */
-    int64_t        kill_at_ms;    /* SIGKILL stragglers at this time (0: not armed) */
-    int64_t        giveup_at_ms;  /* stop waiting for unkillable ranks */
+    /* the job's fate: srv.end, and */
     int64_t        timeout_at_ms; /* --timeout deadline (0: none) */
 } rv_run_job_t;
 
@@ -153,6 +147,8 @@ int  rv_run_agent_main(int argc, char **argv);
  * blocked in a bootstrap collective get SIGTERM now, the others after window_ms,
  * and SIGKILL RV_RUN_GRACE_MS later. */
 void rv_run_end(rv_run_job_t *job, int code, int window_ms);
+/* Sets up job->srv (the bootstrap server's view of the job, its end) before the ranks start. */
+void rv_run_srv_init(rv_run_job_t *job);
 
 /* slurm.c: --launcher. What auto means here: ssh with --hosts, slurm inside a Slurm
  * allocation (SLURM_JOB_ID set), else local. */

@@ -23,56 +23,26 @@ const char *rv_run_rank_where(rv_run_job_t *job, uint32_t r, char *buf, size_t n
     return buf;
 }
 
-/* SIGTERM to every running rank that is not already on its way out. */
-static void rv_run_term(rv_run_job_t *job, int only_blocked)
-{
-    for (uint32_t r = 0; r < job->nspawned; r++) {
-        rv_run_rank_t *rk = &job->rank[r];
-        if (rk->reaped || rk->srv.exiting || rk->termed) continue;
-        /* Blocked: it contributed to a collective that can no longer complete. */
-        if (only_blocked && !(job->srv.coll_has_len && rk->srv.ncoll == job->srv.coll_seq))
-            continue;
-        rv_run_kill_rank(job, r, SIGTERM);
-        rk->termed = 1;
-    }
-}
-
 void rv_run_end(rv_run_job_t *job, int code, int window_ms)
 {
-    if (job->ending) return;
-    job->ending = 1;
-    job->exit_code = code;
-    job->timeout_at_ms = 0;
-    int64_t now = rv_run_now_ms();
-    if (window_ms > 0) {
-        rv_run_term(job, 1);
-        job->term_at_ms = now + window_ms;
-    } else {
-        rv_run_term(job, 0);
-    }
-    job->kill_at_ms = now + window_ms + RV_RUN_GRACE_MS;
+    if (rv_boot_srv_end(&job->srv, job->nspawned, code, window_ms, RV_RUN_GRACE_MS,
+                        rv_run_now_ms()))
+        job->timeout_at_ms = 0;
 }
 
 /* A failure: say so and end the job at once. */
 void rv_run_end_failed(rv_run_job_t *job, int code)
 {
-    int alive = 0;
-    for (uint32_t r = 0; r < job->nspawned; r++) alive |= !job->rank[r].reaped;
-    if (alive) fprintf(stderr, "rivetrun: terminating the job\n");
-    rv_run_end(job, code, 0);
+    rv_boot_srv_end_failed(&job->srv, job->nspawned, code);
 }
 
 /* A fatal problem of the bootstrap itself (not of one rank's exit). */
 void rv_run_fail(rv_run_job_t *job, const char *fmt, ...)
 {
-    if (job->ending) return;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rv_boot_srv_vfail(&job->srv, job->nspawned, RV_RUN_EXIT_ERROR, "", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rivetrun: %s\n", msg);
-    rv_run_end_failed(job, RV_RUN_EXIT_ERROR);
 }
 
 void rv_run_result_put(rv_run_result_t *res)
@@ -182,6 +152,11 @@ static void rv_run_srv_log(void *ctx, const char *msg)
     rv_run_log(ctx, "%s", msg);
 }
 
+static void rv_run_srv_signal(void *ctx, uint32_t r, int sig)
+{
+    rv_run_kill_rank(ctx, r, sig);
+}
+
 static const rv_boot_srv_ops_t rv_run_srv_ops = {
     .prefix = "rivetrun",
     .detail = 1,
@@ -196,7 +171,16 @@ static const rv_boot_srv_ops_t rv_run_srv_ops = {
     .end_failed = rv_run_srv_end_failed,
     .complete = rv_run_coll_complete,
     .log = rv_run_srv_log,
+    .signal = rv_run_srv_signal,
 };
+
+void rv_run_srv_init(rv_run_job_t *job)
+{
+    job->srv.ops = &rv_run_srv_ops;
+    job->srv.ctx = job;
+    job->srv.n = job->opt.np;
+    job->srv.coll_seq = 1;
+}
 
 void rv_run_remote_record(rv_run_job_t *job, uint32_t r, const void *rec, size_t len, int trunc)
 {
@@ -209,7 +193,7 @@ void rv_run_remote_record(rv_run_job_t *job, uint32_t r, const void *rec, size_t
         return;
     }
     size_t plen = len - sizeof h;
-    if (job->ending && h.type != RV_BOOT_EXIT && h.type != RV_BOOT_FINI) return;
+    if (job->srv.end.ending && h.type != RV_BOOT_EXIT && h.type != RV_BOOT_FINI) return;
     /* Contribution bytes go to their place in the gather buffer, as rv_boot_srv_drain's
      * receive does for a local rank: never more than the contribution has left. */
     if (h.type == RV_BOOT_DATA && rk->srv.in_gather) {
@@ -229,40 +213,12 @@ void rv_run_reaped(rv_run_job_t *job, uint32_t r, int status)
     rv_run_rank_t *rk = &job->rank[r];
     rk->reaped = 1;
     rk->status = status;
-    rv_boot_srv_drain(&job->srv, r, &rk->fd);   /* e.g. an EXIT record sent just before dying */
-    rv_run_close_rank(job, rk);
-    if (job->ending) return;
-    char sb[16], wb[160];
-    rv_run_rank_where(job, r, wb, sizeof wb);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        rv_run_log(job, "rank %u (%s) exited with status 0", (unsigned)r, wb);
-        rv_boot_srv_check_deadlock(&job->srv);
-    } else if (WIFEXITED(status)) {
-        fprintf(stderr, "rivetrun: rank %u (%s) exited with status %d\n", (unsigned)r, wb,
-                WEXITSTATUS(status));
-        rv_run_end_failed(job, WEXITSTATUS(status));
-    } else if (WIFSIGNALED(status)) {
-        fprintf(stderr, "rivetrun: rank %u (%s) was killed by signal %s%s\n", (unsigned)r, wb,
-                rv_boot_signame(WTERMSIG(status), sb), WCOREDUMP(status) ? " (core dumped)" : "");
-        rv_run_end_failed(job, 128 + WTERMSIG(status));
-    }
+    rv_boot_srv_reaped(&job->srv, r, status, &rk->fd);
 }
 
 static void rv_run_signals(rv_run_job_t *job)
 {
-    struct signalfd_siginfo si;
-    while (read(job->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-        int sig = (int)si.ssi_signo;
-        if (sig == SIGCHLD) continue;   /* reaped below, whatever the siginfo says */
-        char sb[16];
-        if (!job->ending) {
-            fprintf(stderr, "rivetrun: received %s\n", rv_boot_signame(sig, sb));
-            rv_run_end_failed(job, 128 + sig);
-        } else {
-            /* A second interrupt: no more grace. */
-            rv_run_signal_all(job, SIGKILL, UINT32_MAX);
-        }
-    }
+    rv_boot_srv_signals(&job->srv, job->sigfd, job->nspawned, "");
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -279,10 +235,6 @@ static void rv_run_signals(rv_run_job_t *job)
 int rv_run_serve(rv_run_job_t *job)
 {
     uint32_t np = job->opt.np;
-    job->srv.ops = &rv_run_srv_ops;
-    job->srv.ctx = job;
-    job->srv.ending = &job->ending;
-    job->srv.n = np;
     int nremote = job->remote ? rv_run_remote_npoll(job) : 0;
     struct pollfd *pfd = calloc(np + 1 + (size_t)nremote, sizeof *pfd);
     if (!pfd) {
@@ -295,7 +247,8 @@ int rv_run_serve(rv_run_job_t *job)
         for (uint32_t r = 0; r < np; r++) alive += !job->rank[r].reaped;
         if (!alive && !(job->remote && rv_run_remote_busy(job))) break;
         if (!alive)   /* only remote shells and agents are finishing: their own deadlines */
-            job->timeout_at_ms = job->term_at_ms = job->kill_at_ms = job->giveup_at_ms = 0;
+            job->timeout_at_ms = job->srv.end.term_at_ms = job->srv.end.kill_at_ms =
+                job->srv.end.giveup_at_ms = 0;
 
         int64_t now = rv_run_now_ms();
         int64_t rnext = job->remote ? rv_run_remote_tick(job, now) : 0;
@@ -303,26 +256,15 @@ int rv_run_serve(rv_run_job_t *job)
             fprintf(stderr, "rivetrun: job timed out after %s s; killed\n", job->opt.timeout_str);
             rv_run_end(job, RV_RUN_EXIT_TIMEOUT, 0);
         }
-        if (job->term_at_ms && now >= job->term_at_ms) {
-            rv_run_term(job, 0);
-            job->term_at_ms = 0;
-        }
-        if (job->kill_at_ms && now >= job->kill_at_ms) {
-            rv_run_log(job, "grace period over: SIGKILL to the remaining ranks");
-            rv_run_signal_all(job, SIGKILL, UINT32_MAX);
-            job->kill_at_ms = 0;
-            job->giveup_at_ms = now + RV_RUN_REAP_MS;
-        }
-        if (alive && job->giveup_at_ms && now >= job->giveup_at_ms) {
+        int64_t enext = rv_boot_srv_deadlines(&job->srv, job->nspawned, now, RV_RUN_REAP_MS);
+        if (alive && job->srv.end.giveup_at_ms && now >= job->srv.end.giveup_at_ms) {
             fprintf(stderr, "rivetrun: %u rank(s) did not die after SIGKILL; giving up on them\n",
                     (unsigned)alive);
             break;
         }
         int64_t next = job->timeout_at_ms;
         if (rnext && (!next || rnext < next)) next = rnext;
-        if (job->term_at_ms && (!next || job->term_at_ms < next)) next = job->term_at_ms;
-        if (job->kill_at_ms && (!next || job->kill_at_ms < next)) next = job->kill_at_ms;
-        if (job->giveup_at_ms && (!next || job->giveup_at_ms < next)) next = job->giveup_at_ms;
+        if (enext && (!next || enext < next)) next = enext;
         int wait_ms = -1;
         if (next) wait_ms = next - now > 1000000 ? 1000000 : next <= now ? 0 : (int)(next - now);
 
@@ -357,5 +299,5 @@ int rv_run_serve(rv_run_job_t *job)
     free(job->srv.coll_buf);
     job->srv.coll_buf = NULL;
     for (uint32_t r = 0; r < np; r++) rv_run_close_rank(job, &job->rank[r]);
-    return job->ending ? job->exit_code : 0;
+    return job->srv.end.ending ? job->srv.end.exit_code : 0;
 }

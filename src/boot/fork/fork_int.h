@@ -21,7 +21,6 @@ typedef struct rv_fork_rank {
     pid_t    pid;
     int      fd;           /* the supervisor's end of the rank's socket; -1 once closed */
     int      reaped, status;
-    int      termed;       /* got SIGTERM from us */
     rv_boot_srv_rank_t srv;   /* its part in the collectives (exiting, ncoll, ...) */
     int      out;          /* the current result is still (partly) to be sent to it */
     int      out_hdr;
@@ -38,9 +37,7 @@ typedef struct rv_fork_job {
     unsigned char  *res_buf;
     size_t          res_len;
     uint32_t        res_seq;
-    /* the job's fate */
-    int             ending, exit_code;
-    int64_t         term_at_ms, kill_at_ms, giveup_at_ms;
+    /* the job's fate: srv.end */
 } rv_fork_job_t;
 
 /* Serves the job until every rank is gone, cleans up, and _exits with its status. */

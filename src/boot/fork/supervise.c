@@ -21,56 +21,25 @@ static int64_t rv_fork_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* SIGTERM to every running rank not already on its way out (only_blocked: only those
- * waiting in a collective that can no longer complete). */
-static void rv_fork_term(rv_fork_job_t *job, int only_blocked)
-{
-    for (uint32_t r = 0; r < job->n; r++) {
-        rv_fork_rank_t *rk = &job->rank[r];
-        if (rk->reaped || rk->srv.exiting || rk->termed) continue;
-        if (only_blocked && !(job->srv.coll_has_len && rk->srv.ncoll == job->srv.coll_seq))
-            continue;
-        kill(rk->pid, SIGTERM);
-        rk->termed = 1;
-    }
-}
-
 static void rv_fork_end(rv_fork_job_t *job, int code, int window_ms)
 {
-    if (job->ending) return;
-    job->ending = 1;
-    job->exit_code = code;
-    int64_t now = rv_fork_now_ms();
-    if (window_ms > 0) {
-        rv_fork_term(job, 1);
-        job->term_at_ms = now + window_ms;
-    } else {
-        rv_fork_term(job, 0);
-    }
-    job->kill_at_ms = now + window_ms + RV_FORK_GRACE_MS;
+    rv_boot_srv_end(&job->srv, job->n, code, window_ms, RV_FORK_GRACE_MS, rv_fork_now_ms());
 }
 
 /* A failure (reason printed): end the job at once. */
 static void rv_fork_end_failed(rv_fork_job_t *job, int code)
 {
-    int alive = 0;
-    for (uint32_t r = 0; r < job->n; r++) alive |= !job->rank[r].reaped;
-    if (alive) fprintf(stderr, "rivet: terminating the job\n");
-    rv_fork_end(job, code, 0);
+    rv_boot_srv_end_failed(&job->srv, job->n, code);
 }
 
 static void rv_fork_fail(rv_fork_job_t *job, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static void rv_fork_fail(rv_fork_job_t *job, const char *fmt, ...)
 {
-    if (job->ending) return;
-    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    rv_boot_srv_vfail(&job->srv, job->n, 1, "bootstrap: ", fmt, ap);
     va_end(ap);
-    fprintf(stderr, "rivet: bootstrap: %s\n", msg);
-    rv_fork_end_failed(job, 1);
 }
 
 static void rv_fork_close(rv_fork_rank_t *rk)
@@ -150,6 +119,12 @@ static void rv_fork_srv_end_failed(void *ctx, int code)
     rv_fork_end_failed(ctx, code);
 }
 
+static void rv_fork_srv_signal(void *ctx, uint32_t r, int sig)
+{
+    rv_fork_rank_t *rk = &((rv_fork_job_t *)ctx)->rank[r];
+    if (!rk->reaped) kill(rk->pid, sig);
+}
+
 static const rv_boot_srv_ops_t rv_fork_srv_ops = {
     .prefix = "rivet",
     .detail = 0,
@@ -164,6 +139,7 @@ static const rv_boot_srv_ops_t rv_fork_srv_ops = {
     .end_failed = rv_fork_srv_end_failed,
     .complete = rv_fork_coll_complete,
     .log = NULL,
+    .signal = rv_fork_srv_signal,
 };
 
 static void rv_fork_reaped(rv_fork_job_t *job, uint32_t r, int status)
@@ -171,40 +147,14 @@ static void rv_fork_reaped(rv_fork_job_t *job, uint32_t r, int status)
     rv_fork_rank_t *rk = &job->rank[r];
     rk->reaped = 1;
     rk->status = status;
-    rv_boot_srv_drain(&job->srv, r, &rk->fd);   /* e.g. an EXIT record sent just before dying */
-    rv_fork_close(rk);
-    if (job->ending) return;
-    char sb[16];
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        rv_boot_srv_check_deadlock(&job->srv);
-    } else if (WIFEXITED(status)) {
-        fprintf(stderr, "rivet: rank %u (pid %ld) exited with status %d\n", (unsigned)r,
-                (long)rk->pid, WEXITSTATUS(status));
-        rv_fork_end_failed(job, WEXITSTATUS(status));
-    } else if (WIFSIGNALED(status)) {
-        fprintf(stderr, "rivet: rank %u (pid %ld) was killed by signal %s%s\n", (unsigned)r,
-                (long)rk->pid, rv_boot_signame(WTERMSIG(status), sb),
-                WCOREDUMP(status) ? " (core dumped)" : "");
-        rv_fork_end_failed(job, 128 + WTERMSIG(status));
-    }
+    rv_boot_srv_reaped(&job->srv, r, status, &rk->fd);
 }
 
 static void rv_fork_signals(rv_fork_job_t *job)
 {
-    struct signalfd_siginfo si;
-    while (read(job->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-        int sig = (int)si.ssi_signo;
-        if (sig == SIGCHLD) continue;   /* reaped below */
-        char sb[16];
-        if (!job->ending) {
-            fprintf(stderr, "rivet: the job's supervisor (pid %ld) received %s\n", (long)getpid(),
-                    rv_boot_signame(sig, sb));
-            rv_fork_end_failed(job, 128 + sig);
-        } else {
-            for (uint32_t r = 0; r < job->n; r++)   /* a second interrupt: no more grace */
-                if (!job->rank[r].reaped) kill(job->rank[r].pid, SIGKILL);
-        }
-    }
+    char who[64];
+    snprintf(who, sizeof who, "the job's supervisor (pid %ld) ", (long)getpid());
+    rv_boot_srv_signals(&job->srv, job->sigfd, job->n, who);
     for (;;) {
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -230,7 +180,6 @@ _Noreturn void rv_fork_supervise(rv_fork_job_t *job)
     uint32_t n = job->n;
     job->srv.ops = &rv_fork_srv_ops;
     job->srv.ctx = job;
-    job->srv.ending = &job->ending;
     job->srv.n = n;
     job->srv.coll_seq = 1;
     /* A timer the program armed before the fork would end the supervisor, not a rank. */
@@ -246,24 +195,12 @@ _Noreturn void rv_fork_supervise(rv_fork_job_t *job)
         for (uint32_t r = 0; r < n; r++) alive += !job->rank[r].reaped;
         if (!alive) break;
         int64_t now = rv_fork_now_ms();
-        if (job->term_at_ms && now >= job->term_at_ms) {
-            rv_fork_term(job, 0);
-            job->term_at_ms = 0;
-        }
-        if (job->kill_at_ms && now >= job->kill_at_ms) {
-            for (uint32_t r = 0; r < n; r++)
-                if (!job->rank[r].reaped) kill(job->rank[r].pid, SIGKILL);
-            job->kill_at_ms = 0;
-            job->giveup_at_ms = now + RV_FORK_REAP_MS;
-        }
-        if (job->giveup_at_ms && now >= job->giveup_at_ms) {
+        int64_t next = rv_boot_srv_deadlines(&job->srv, n, now, RV_FORK_REAP_MS);
+        if (job->srv.end.giveup_at_ms && now >= job->srv.end.giveup_at_ms) {
             fprintf(stderr, "rivet: %u rank(s) did not die after SIGKILL; giving up on them\n",
                     (unsigned)alive);
             break;
         }
-        int64_t next = job->term_at_ms;
-        if (job->kill_at_ms && (!next || job->kill_at_ms < next)) next = job->kill_at_ms;
-        if (job->giveup_at_ms && (!next || job->giveup_at_ms < next)) next = job->giveup_at_ms;
         int wait_ms = next ? (next <= now ? 0 : (int)(next - now)) : -1;
 
         pfd[0].fd = job->sigfd;
@@ -294,5 +231,5 @@ _Noreturn void rv_fork_supervise(rv_fork_job_t *job)
     }
     rv_fork_cleanup(job);
     /* Not exit(): the program's atexit handlers and destructors belong to the ranks. */
-    _exit(job->ending ? job->exit_code : 0);
+    _exit(job->srv.end.ending ? job->srv.end.exit_code : 0);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* boot/launcher/serve.c: the server side of the launcher protocol (collectives, exits, clean-up), for rivetrun and the fork supervisor. */
 #include "boot/launcher/serve.h"
+#include "boot/boot.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -40,11 +42,115 @@ static void rv_boot_srv_log(rv_boot_srv_t *s, const char *fmt, ...)
     s->ops->log(s->ctx, msg);
 }
 
+void rv_boot_srv_term(rv_boot_srv_t *s, uint32_t n, int only_blocked)
+{
+    for (uint32_t r = 0; r < n; r++) {
+        rv_boot_srv_rank_t *rk = s->ops->rank(s->ctx, r);
+        if (s->ops->reaped(s->ctx, r) || rk->exiting || rk->termed) continue;
+        /* Blocked: it contributed to a collective that can no longer complete. */
+        if (only_blocked && !(s->coll_has_len && rk->ncoll == s->coll_seq)) continue;
+        s->ops->signal(s->ctx, r, SIGTERM);
+        rk->termed = 1;
+    }
+}
+
+int rv_boot_srv_end(rv_boot_srv_t *s, uint32_t n, int code, int window_ms, int grace_ms,
+                    int64_t now)
+{
+    rv_boot_end_t *e = &s->end;
+    if (e->ending) return 0;
+    e->ending = 1;
+    e->exit_code = code;
+    if (window_ms > 0) {
+        rv_boot_srv_term(s, n, 1);
+        e->term_at_ms = now + window_ms;
+    } else {
+        rv_boot_srv_term(s, n, 0);
+    }
+    e->kill_at_ms = now + window_ms + grace_ms;
+    return 1;
+}
+
+void rv_boot_srv_end_failed(rv_boot_srv_t *s, uint32_t n, int code)
+{
+    int alive = 0;
+    for (uint32_t r = 0; r < n; r++) alive |= !s->ops->reaped(s->ctx, r);
+    if (alive) fprintf(stderr, "%s: terminating the job\n", s->ops->prefix);
+    s->ops->end(s->ctx, code, 0);
+}
+
+void rv_boot_srv_vfail(rv_boot_srv_t *s, uint32_t n, int code, const char *tag, const char *fmt,
+                       va_list ap)
+{
+    if (s->end.ending) return;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    fprintf(stderr, "%s: %s%s\n", s->ops->prefix, tag, msg);
+    rv_boot_srv_end_failed(s, n, code);
+}
+
+void rv_boot_srv_reaped(rv_boot_srv_t *s, uint32_t r, int status, int *fd)
+{
+    rv_boot_srv_drain(s, r, fd);   /* e.g. an EXIT record sent just before dying */
+    s->ops->close(s->ctx, r);
+    if (s->end.ending) return;
+    char sb[16], wb[160];
+    s->ops->where(s->ctx, r, wb, sizeof wb);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        rv_boot_srv_log(s, "rank %u (%s) exited with status 0", (unsigned)r, wb);
+        rv_boot_srv_check_deadlock(s);
+    } else if (WIFEXITED(status)) {
+        fprintf(stderr, "%s: rank %u (%s) exited with status %d\n", s->ops->prefix, (unsigned)r,
+                wb, WEXITSTATUS(status));
+        s->ops->end_failed(s->ctx, WEXITSTATUS(status));
+    } else if (WIFSIGNALED(status)) {
+        fprintf(stderr, "%s: rank %u (%s) was killed by signal %s%s\n", s->ops->prefix,
+                (unsigned)r, wb, rv_boot_signame(WTERMSIG(status), sb),
+                WCOREDUMP(status) ? " (core dumped)" : "");
+        s->ops->end_failed(s->ctx, 128 + WTERMSIG(status));
+    }
+}
+
+void rv_boot_srv_signals(rv_boot_srv_t *s, int sigfd, uint32_t n, const char *who)
+{
+    struct signalfd_siginfo si;
+    while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+        int sig = (int)si.ssi_signo;
+        if (sig == SIGCHLD) continue;   /* the caller reaps, whatever the siginfo says */
+        char sb[16];
+        if (!s->end.ending) {
+            fprintf(stderr, "%s: %sreceived %s\n", s->ops->prefix, who, rv_boot_signame(sig, sb));
+            s->ops->end_failed(s->ctx, 128 + sig);
+        } else {
+            for (uint32_t r = 0; r < n; r++) s->ops->signal(s->ctx, r, SIGKILL);
+        }
+    }
+}
+
+int64_t rv_boot_srv_deadlines(rv_boot_srv_t *s, uint32_t n, int64_t now, int reap_ms)
+{
+    rv_boot_end_t *e = &s->end;
+    if (e->term_at_ms && now >= e->term_at_ms) {
+        rv_boot_srv_term(s, n, 0);
+        e->term_at_ms = 0;
+    }
+    if (e->kill_at_ms && now >= e->kill_at_ms) {
+        rv_boot_srv_log(s, "grace period over: SIGKILL to the remaining ranks");
+        for (uint32_t r = 0; r < n; r++) s->ops->signal(s->ctx, r, SIGKILL);
+        e->kill_at_ms = 0;
+        e->giveup_at_ms = now + reap_ms;
+    }
+    int64_t next = e->term_at_ms;
+    if (e->kill_at_ms && (!next || e->kill_at_ms < next)) next = e->kill_at_ms;
+    if (e->giveup_at_ms && (!next || e->giveup_at_ms < next)) next = e->giveup_at_ms;
+    return next;
+}
+
 /* A rank that exited 0 can never join a collective it has not started: the
  * others would wait forever, so say so and end the job. */
 void rv_boot_srv_check_deadlock(rv_boot_srv_t *s)
 {
-    if (*s->ending || !s->coll_has_len) return;
+    if (s->end.ending || !s->coll_has_len) return;
     for (uint32_t r = 0; r < s->n; r++) {
         if (s->ops->reaped(s->ctx, r) && s->ops->rank(s->ctx, r)->ncoll < s->coll_seq) {
             char wb[160];
@@ -122,7 +228,7 @@ static void rv_boot_srv_exit(rv_boot_srv_t *s, uint32_t r, const rv_boot_hdr_t *
     int code = (int)h->arg & 0xff;
     char wb[160];
     o->rank(s->ctx, r)->exiting = 1;
-    if (*s->ending) return;
+    if (s->end.ending) return;
     if (h->flags & RV_BOOT_EXIT_FATAL) {
         /* Not a gasnet_exit: the library stopped the rank (an invalid setting, a
          * misuse of the API, ...) after printing why on the rank's stderr. */
@@ -190,7 +296,7 @@ static int rv_boot_srv_recv(rv_boot_srv_t *s, uint32_t r, int fd, rv_boot_hdr_t 
     for (;;) {
         struct iovec iov[2] = {{h, sizeof *h}, {scratch, sizeof scratch}};
         /* Contribution bytes go straight to their place in the gather buffer. */
-        if (rk->in_gather && !*s->ending) {
+        if (rk->in_gather && !s->end.ending) {
             uint64_t left = s->coll_len - rk->in_got;
             iov[1].iov_base = s->coll_buf + (size_t)s->coll_len * r + rk->in_got;
             iov[1].iov_len = left < RV_BOOT_CHUNK ? (size_t)left : RV_BOOT_CHUNK;
@@ -232,7 +338,7 @@ void rv_boot_srv_drain(rv_boot_srv_t *s, uint32_t r, const int *fd)
             return;
         }
         /* While the job ends, only "I am on my way out" still matters. */
-        if (!*s->ending || h.type == RV_BOOT_EXIT || h.type == RV_BOOT_FINI)
+        if (!s->end.ending || h.type == RV_BOOT_EXIT || h.type == RV_BOOT_FINI)
             rv_boot_srv_record(s, r, &h, plen);
     }
 }

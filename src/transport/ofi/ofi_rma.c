@@ -128,14 +128,12 @@ static inline const rv_ofi_rseg_t *rv_ofi_eprseg(const rv_ofi_t *o, gex_Rank_t p
     return &o->eprseg[seg][peer];
 }
 
-static int rv_ofi_put_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, uintptr_t remote,
-                         const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags,
-                         uint32_t imm)
+/* Fills in what every RDMA op of 'nbytes' to 'remote' (within rs) of peer starts with. */
+static inline void rv_ofi_rop_start(rv_ofi_t *o, rv_ofi_rop_t *op, int is_get, gex_Rank_t peer,
+                                    const rv_ofi_rseg_t *rs, uintptr_t remote, size_t nbytes,
+                                    rv_tp_cmpl_t *c)
 {
-    rv_ofi_rop_t *op = rv_ofi_rop_get(o);
-    if (!op) return RV_TP_AGAIN;
-    int is_imm = (flags & RV_TP_PUT_IMM_FLAG) != 0;
-    op->is_get = 0;
+    op->is_get = is_get;
     op->c = c;
     op->peer = peer;
     op->nbytes = nbytes;
@@ -143,6 +141,40 @@ static int rv_ofi_put_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, 
     op->rkey = rs->key;
     op->bounce = NULL;
     op->rce = NULL;
+}
+
+/* Posts op's write from (or read into) 'buf', one iovec: 0, or RV_TP_AGAIN with the op given
+ * back when the provider is busy; any other failure is fatal. */
+static inline int rv_ofi_rop_post(rv_ofi_t *o, rv_ofi_rop_t *op, int is_get, gex_Rank_t peer,
+                                  void *buf, size_t nbytes, void *desc, uint64_t fl,
+                                  uint64_t data)
+{
+    struct iovec iov = { buf, nbytes };
+    struct fi_rma_iov riov = { op->raddr, nbytes, op->rkey };
+    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
+                            .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx,
+                            .data = data };
+    ssize_t rc = is_get ? fi_readmsg(o->ep, &m, fl) : fi_writemsg(o->ep, &m, fl);
+    if (__builtin_expect(rc != 0, 0)) {
+        rv_ofi_rop_unborrow(o, op);
+        rv_ofi_rop_put(o, op);
+        if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
+        rv_ofi_peer_failed((int)-rc);
+        rv_fatal("ofi: %s of %zu bytes %s rank %u failed: %s",
+                 is_get ? "fi_readmsg" : "fi_writemsg", nbytes, is_get ? "from" : "to", peer,
+                 fi_strerror((int)-rc));
+    }
+    return 0;
+}
+
+static int rv_ofi_put_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, uintptr_t remote,
+                         const void *local, size_t nbytes, rv_tp_cmpl_t *c, unsigned flags,
+                         uint32_t imm)
+{
+    rv_ofi_rop_t *op = rv_ofi_rop_get(o);
+    if (!op) return RV_TP_AGAIN;
+    int is_imm = (flags & RV_TP_PUT_IMM_FLAG) != 0;
+    rv_ofi_rop_start(o, op, 0, peer, rs, remote, nbytes, c);
     /* a waited-for put is faster delivery-complete (one round trip) than flushed (its
      * transmit completion, then the read's round trip), except under an explicit 'flush' */
     int waited_dc = o->dc && (flags & RV_TP_PUT_WAITED) && o->pflush != 2;
@@ -177,20 +209,9 @@ static int rv_ofi_put_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, 
             return RV_TP_AGAIN;
         }
     }
-    struct iovec iov = { (void *)src, nbytes };
-    struct fi_rma_iov riov = { op->raddr, nbytes, op->rkey };
-    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
-                            .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx,
-                            .data = is_imm ? RV_OFI_IMM(o->me, flags, imm) : 0 };
-    ssize_t rc = fi_writemsg(o->ep, &m, fl);
-    if (__builtin_expect(rc != 0, 0)) {
-        rv_ofi_rop_unborrow(o, op);
-        rv_ofi_rop_put(o, op);
-        if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
-        rv_ofi_peer_failed((int)-rc);
-        rv_fatal("ofi: fi_writemsg of %zu bytes to rank %u failed: %s", nbytes, peer,
-                 fi_strerror((int)-rc));
-    }
+    if (rv_ofi_rop_post(o, op, 0, peer, (void *)src, nbytes, desc, fl,
+                        is_imm ? RV_OFI_IMM(o->me, flags, imm) : 0))
+        return RV_TP_AGAIN;
     RV_OFI_COUNT(o, puts, 1);
     return ret;
 }
@@ -215,14 +236,7 @@ static int rv_ofi_get_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, 
 {
     rv_ofi_rop_t *op = rv_ofi_rop_get(o);
     if (!op) return RV_TP_AGAIN;
-    op->is_get = 1;
-    op->c = c;
-    op->peer = peer;
-    op->nbytes = nbytes;
-    op->raddr = o->virt_addr ? (uint64_t)remote : (uint64_t)remote - rs->base;
-    op->rkey = rs->key;
-    op->bounce = NULL;
-    op->rce = NULL;
+    rv_ofi_rop_start(o, op, 1, peer, rs, remote, nbytes, c);
     op->flush = 0;
     op->events = RV_TP_EV_LOCAL | RV_TP_EV_REMOTE;
     op->getdst = local;
@@ -241,19 +255,7 @@ static int rv_ofi_get_rs(rv_ofi_t *o, gex_Rank_t peer, const rv_ofi_rseg_t *rs, 
             return RV_TP_AGAIN;
         }
     }
-    struct iovec iov = { dst, nbytes };
-    struct fi_rma_iov riov = { op->raddr, nbytes, op->rkey };
-    struct fi_msg_rma m = { .msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = o->addr[peer],
-                            .rma_iov = &riov, .rma_iov_count = 1, .context = &op->ctx };
-    ssize_t rc = fi_readmsg(o->ep, &m, FI_COMPLETION);
-    if (__builtin_expect(rc != 0, 0)) {
-        rv_ofi_rop_unborrow(o, op);
-        rv_ofi_rop_put(o, op);
-        if (rc == -FI_EAGAIN) return RV_TP_AGAIN;
-        rv_ofi_peer_failed((int)-rc);
-        rv_fatal("ofi: fi_readmsg of %zu bytes from rank %u failed: %s", nbytes, peer,
-                 fi_strerror((int)-rc));
-    }
+    if (rv_ofi_rop_post(o, op, 1, peer, dst, nbytes, desc, FI_COMPLETION, 0)) return RV_TP_AGAIN;
     RV_OFI_COUNT(o, gets, 1);
     return 0;
 }
