@@ -228,6 +228,13 @@ static void test_retx(void)
     RVT_CHECK(resent <= 2 * st->aid_dropped + 50, "%llu datagrams resent for %llu lost: "
               "retransmission resends more than what was lost", (unsigned long long)resent,
               (unsigned long long)st->aid_dropped);
+    /* the congestion window saw the losses (and never left its bounds) */
+    const rv_udp_cc_t *cc = &u->peers[right].cc;
+    printf("retx rank %u: congestion window to the right %u (ssthresh %u, at most %u), %llu "
+           "sends held\n", (unsigned)rvt_me, (unsigned)cc->cwnd, (unsigned)cc->ssthresh,
+           (unsigned)u->cc_max, (unsigned long long)st->cc_waits);
+    RVT_CHECK(!u->cc_on || st->cc_cuts > 0, "losses and no congestion window decrease");
+    RVT_CHECK(cc->cwnd >= 4 && cc->cwnd <= u->cc_max, "congestion window %u", (unsigned)cc->cwnd);
 }
 
 #define TAIL_BURST  4
