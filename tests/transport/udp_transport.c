@@ -223,11 +223,15 @@ static void test_retx(void)
     RVT_CHECK(!bad, "a corrupted payload arrived");
     print_stats("retx");
     const rv_udp_stats_t *st = &u->st;
-    uint64_t resent = st->retx_timeout + st->retx_fast + st->tlp;
+    uint64_t resent = st->retx_timeout + st->retx_fast;
     RVT_CHECK(st->aid_dropped > 0, "the loss aid dropped nothing");
     RVT_CHECK(resent <= 2 * st->aid_dropped + 50, "%llu datagrams resent for %llu lost: "
               "retransmission resends more than what was lost", (unsigned long long)resent,
               (unsigned long long)st->aid_dropped);
+    /* tail-loss probes: a peer descheduled for longer than the probe timeout draws one
+     * needlessly (one per stream and silence), so they are bounded by the traffic, not the loss */
+    RVT_CHECK(st->tlp <= st->data_out / 20, "%llu tail-loss probes for %llu datagrams",
+              (unsigned long long)st->tlp, (unsigned long long)st->data_out);
     /* the congestion window saw the losses (and never left its bounds) */
     const rv_udp_cc_t *cc = &u->peers[right].cc;
     printf("retx rank %u: congestion window to the right %u (ssthresh %u, at most %u), %llu "
@@ -270,26 +274,37 @@ static void test_tail(void)
     RVT_CHECK(getenv("RIVET_UDP_RELAY"), "run through udp_relay --tail-drop");
     int base = 0;
     u->tlp_on = 0;
-    uint64_t p0 = u->st.tlp;
+    uint64_t p0 = u->st.tlp, r0 = u->st.retx_timeout;
     double off = tail_rounds(&base);
-    uint64_t p1 = u->st.tlp;
+    uint64_t p1 = u->st.tlp, r1 = u->st.retx_timeout;
     u->tlp_on = 1;
     double on = tail_rounds(&base);
-    uint64_t p2 = u->st.tlp;
+    uint64_t p2 = u->st.tlp, r2 = u->st.retx_timeout;
     RVT_CHECK(!bad, "a corrupted payload arrived");
     printf("tail: rank %u: %d rounds of %d: %.3f s without tail-loss probes, %.3f s with "
-           "(%.2fx); probes %llu, %llu; rto to the peer %llu us, srtt %llu us\n",
-           (unsigned)rvt_me, TAIL_ROUNDS, TAIL_BURST, off, on, on / off,
+           "(%.2fx); probes %llu, %llu; timeouts %llu, %llu; rto to the peer %llu us, srtt "
+           "%llu us\n", (unsigned)rvt_me, TAIL_ROUNDS, TAIL_BURST, off, on, on / off,
            (unsigned long long)(p1 - p0), (unsigned long long)(p2 - p1),
+           (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1),
            (unsigned long long)u->peers[rvt_me ^ 1].rto / 1000,
            (unsigned long long)u->peers[rvt_me ^ 1].srtt / 1000);
     fflush(stdout);
     RVT_CHECK(p1 == p0, "tail-loss probes sent while they were off");
-    if (rvt_me == 0) {
-        RVT_CHECK(p2 > p1, "no tail-loss probe was sent");
+    RVT_CHECK(p2 > p1, "no tail-loss probe was sent");
+    /* the probes, not the timeout, recovered the tails */
+    RVT_CHECK(2 * (r2 - r1) <= r1 - r0, "%llu timeouts with probes, %llu without",
+              (unsigned long long)(r2 - r1), (unsigned long long)(r1 - r0));
+    /* and sooner: 2 round trips + the ack delay instead of the timeout (at least 100 ms here).
+     * When the machine is so loaded that the smoothed round trip itself is a quarter of the
+     * minimum timeout (a rank waits tens of ms for a core), the probe cannot come much
+     * earlier than the timeout: then the counts above are the check */
+    const rv_udp_peer_t *pp = &u->peers[rvt_me ^ 1];
+    if (pp->srtt < u->rto_min_ns / 4)
         RVT_CHECK(on < 0.6 * off, "with tail-loss probes the rounds took %.3f s, without %.3f s: "
                   "%.2fx, expected below 0.6x", on, off, on / off);
-    }
+    else
+        printf("tail: rank %u: srtt %llu us, above a quarter of the minimum timeout: the time "
+               "ratio is not checked\n", (unsigned)rvt_me, (unsigned long long)pp->srtt / 1000);
 }
 
 static void test_idle(void)

@@ -16,8 +16,9 @@
  * delay (and that is shorter than the timeout), the timer resends the holes below the newest
  * datagram the peer acknowledged selectively (they are lost: later ones arrived) or, with no
  * such hole, the newest datagram not acknowledged: its acknowledgement then shows the holes.
- * One probe per stream until an acknowledgement arrives; a probe does not back the timeout
- * off. Everything here runs under the transport's lock. */
+ * When the probe's acknowledgement shows holes below it, they are resent at once (RACK's
+ * use of a probe, RFC 8985). One probe per stream until an acknowledgement arrives; a probe
+ * does not back the timeout off. Everything here runs under the transport's lock. */
 #include "transport/udp/udp_int.h"
 #include "core/config.h"
 
@@ -79,12 +80,42 @@ void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv)
     rv_udp_cc_grow(u, cc, n);
 }
 
-/* n datagrams of chan newly acknowledged selectively. */
-void rv_udp_cc_sacked(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t n)
+/* Resends the holes of tx below the newest datagram the peer acknowledged selectively (later
+ * ones arrived: they are lost), those sent once only (the timeout takes the others). */
+static int rv_udp_tlp_holes(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint64_t now)
 {
+    uint32_t hi = tx->rcv;
+    for (uint32_t s = tx->next; s != tx->rcv;) {
+        s--;
+        if (tx->st[s % u->win] & RV_UDP_SACKED) {
+            hi = s;
+            break;
+        }
+    }
+    int n = 0;
+    for (uint32_t s = tx->rcv; s != hi; s++) {
+        uint8_t st = tx->st[s % u->win];
+        if ((st & RV_UDP_SACKED) || (st & RV_UDP_TRIES) != 1) continue;
+        rv_udp_resend(u, peer, tx, s, now);
+        n++;
+    }
+    return n;
+}
+
+/* n datagrams of chan newly acknowledged selectively. If a tail-loss probe was out, this is its
+ * answer: the holes it shows below what arrived are lost, resent now (not a probe later). */
+void rv_udp_cc_sacked(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint32_t n, uint64_t now)
+{
+    rv_udp_peer_t *p = &u->peers[peer];
     p->cc.sacked += n;
-    p->cc.tlp[chan] = 0;
     rv_udp_cc_grow(u, &p->cc, n);
+    if (!p->cc.tlp[chan]) return;
+    p->cc.tlp[chan] = 0;
+    int k = rv_udp_tlp_holes(u, peer, &p->tx[chan], now);
+    if (k) {
+        rv_udp_cc_loss(u, p);
+        u->st.tlp += (uint64_t)k;
+    }
 }
 
 /* A loss seen through selective acknowledgements: the window to 0.7x, once per window of data. */
@@ -125,29 +156,14 @@ int rv_udp_tlp(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint64_t now)
     rv_udp_peer_t *p = &u->peers[peer];
     rv_udp_tx_t *tx = &p->tx[chan];
     if (!u->tlp_on || !p->srtt || tx->rcv == tx->next || p->cc.tlp[chan]) return 0;
-    uint64_t pto = 2 * p->srtt + u->ack_ns;
+    uint64_t pto = 2 * p->srtt + u->ack_ns; /* 2 round trips (RFC 8985) + the ack delay */
     if (pto < u->tick_ns) pto = u->tick_ns;
     if (pto >= p->rto) return 0; /* the timeout comes first anyway */
     uint32_t newest = tx->next - 1;
     uint64_t last = tx->sent[newest % u->win];
     if ((int64_t)(tx->progress - last) > 0) last = tx->progress;
     if ((int64_t)(now - last) < (int64_t)pto) return 0;
-    /* the newest datagram the peer acknowledged selectively: the holes below it are lost */
-    uint32_t hi = tx->rcv;
-    for (uint32_t s = tx->next; s != tx->rcv;) {
-        s--;
-        if (tx->st[s % u->win] & RV_UDP_SACKED) {
-            hi = s;
-            break;
-        }
-    }
-    int n = 0;
-    for (uint32_t s = tx->rcv; s != hi; s++) {
-        uint8_t st = tx->st[s % u->win];
-        if ((st & RV_UDP_SACKED) || (st & RV_UDP_TRIES) != 1) continue;
-        rv_udp_resend(u, peer, tx, s, now);
-        n++;
-    }
+    int n = rv_udp_tlp_holes(u, peer, tx, now);
     if (n) {
         rv_udp_cc_loss(u, p);
     } else {

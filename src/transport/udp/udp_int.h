@@ -187,7 +187,7 @@ void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, 
 /* udp_cc.c: congestion control (NewReno on datagrams) and tail-loss probes */
 void rv_udp_cc_open(rv_udp_t *u);
 void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv);
-void rv_udp_cc_sacked(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t n);
+void rv_udp_cc_sacked(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint32_t n, uint64_t now);
 void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p);
 void rv_udp_cc_timeout(rv_udp_t *u, rv_udp_peer_t *p);
 int  rv_udp_tlp(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint64_t now);

@@ -305,7 +305,7 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
             fresh++;
         }
         if (!fresh) continue;
-        rv_udp_cc_sacked(u, p, (unsigned)c, fresh);
+        rv_udp_cc_sacked(u, peer, (unsigned)c, fresh, now);
         uint32_t above = 0; /* datagrams above s the peer has */
         for (uint32_t s = tx->next; s != tx->rcv;) {
             s--;
