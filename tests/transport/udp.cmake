@@ -109,8 +109,8 @@ udp_run(udp_retx 2 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
 udp_run(udp_retx 4 "RIVET_UDP_DROP_PERMILLE=10" udp_transport retx)
 # tail-loss probes: the relay drops the last datagram of bursts (the first time it passes); the
 # rounds must finish well before they do with the retransmission timeout alone (the same job
-# measures both). A 100 ms minimum timeout keeps the two apart on a loaded machine, where ranks
+# measures both). A 200 ms minimum timeout keeps the two apart on a loaded machine, where ranks
 # wait milliseconds for a core.
-udp_relay_run(udp_relay_tail 2 "--tail-drop;1000" "RIVET_UDP_RTO_MIN_US=100000" udp_transport tail)
+udp_relay_run(udp_relay_tail 2 "--tail-drop;1000" "RIVET_UDP_RTO_MIN_US=200000" udp_transport tail)
 # a long wait blocks in ppoll instead of spinning
 udp_run(udp_idle 2 "" udp_transport idle)
