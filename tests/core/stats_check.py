@@ -16,8 +16,8 @@
 #   udp    RIVET_TRANSPORT=udp RIVET_PSHM=0 through UDP_RELAY (the 6th argument,
 #          tests/transport/udp_relay.c) dropping 10% of the datagrams: the same exact counts,
 #          tp.retransmits > 0 and the transport's counters (tp.udp.*)
-#   udp_noloss  the same without the relay and with long retransmission timeouts: tp.retransmits
-#          is 0
+#   udp_noloss  the same without the relay, with long retransmission timeouts and no tail-loss
+#          probes (a descheduled peer would draw them): tp.retransmits is 0
 import json, os, subprocess, sys, tempfile
 
 rivetrun, info, prog, np, mode = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
@@ -200,7 +200,8 @@ with tempfile.TemporaryDirectory() as d:
             env["RIVET_UDP_RTO_US"] = "3000"
             cmd = [relay, "--ranks", str(np), "--drop", "100", "--"] + cmd
         else:  # no spurious timeouts on a loaded machine: retransmissions only after 0.5 s
-            env.update({"RIVET_UDP_RTO_US": "500000", "RIVET_UDP_RTO_MIN_US": "500000"})
+            env.update({"RIVET_UDP_RTO_US": "500000", "RIVET_UDP_RTO_MIN_US": "500000",
+                        "RIVET_UDP_TLP": "0"})
         rc, so, se = run(cmd, env, timeout=110)
         check(rc == 0, "job failed (%d): %s" % (rc, se[-2000:]))
         job = json.load(open(out))

@@ -2,7 +2,8 @@
 /* tests/transport/udp_relay.c: a bad network between the ranks of a udp job, for the tests.
  *
  *   udp_relay --ranks N [--drop P] [--dup P] [--reorder P] [--delay-us D] [--jitter-us J]
- *             [--reorder-us R] [--fuzz P] [--cut RANK:AFTER] [--seed S] -- command...
+ *             [--reorder-us R] [--fuzz P] [--cut RANK:AFTER] [--tail-drop P] [--tail-us T]
+ *             [--seed S] -- command...
  *
  * binds N consecutive UDP ports BASE..BASE+N-1 on 127.0.0.1 and runs the command (rivetrun and
  * a job) with RIVET_UDP_RELAY=127.0.0.1:BASE: every rank then sends its datagrams for rank r to
@@ -21,6 +22,13 @@
  *
  * --cut RANK:AFTER: after AFTER datagrams were forwarded, everything to and from RANK is dropped
  * (a host that disappears): the job must end with a message, not hang.
+ *
+ * --tail-drop P: P of every 1000 tails of bursts are dropped: a data datagram after which its
+ * sender sends the same rank nothing for T us (--tail-us, default 300) is a tail (every data
+ * datagram waits up to T us to be told apart). Only a datagram's first passage is dropped (by
+ * stream and sequence number), so its retransmission goes through: recovery is then as fast as
+ * the sender notices the tail is missing (without a tail-loss probe: its retransmission
+ * timeout).
  *
  * The relay exits with the command's status; it fails a job that succeeded without sending a
  * single datagram through it (RIVET_UDP_RELAY ignored). Counts go to stderr at the end. */
@@ -57,12 +65,20 @@ static int known[MAXR];
 static unsigned p_drop, p_dup, p_reorder, p_fuzz;
 static uint64_t delay_ns, jitter_ns, reorder_ns = 1000000;
 static int cut_rank = -1;
+static unsigned p_tail;
+static uint64_t tail_ns = 300000;
+/* --tail-drop: per (sender, destination), the last data datagram, held until it is known
+ * whether another follows; the streams' sequence numbers already dropped (never twice) */
+static struct held { unsigned char *d; uint32_t len; uint64_t at; } *tailq;
+#define TAIL_SEEN 65536
+static uint64_t tail_seen[TAIL_SEEN]; /* open addressing; key + 1, 0: empty */
+static size_t ntail_seen;
 static uint64_t cut_after;
 static uint64_t rng = 0x243f6a8885a308d3ull;
 static item_t *q;
 static size_t nq;
 static struct {
-    uint64_t in, fwd, drop, dup, reorder, qfull, unknown, fuzz, cut, reg, sendfail;
+    uint64_t in, fwd, drop, dup, reorder, qfull, unknown, fuzz, cut, reg, sendfail, tails, tail_drop;
 } st;
 
 static uint64_t now_ns(void)
@@ -196,6 +212,9 @@ static void fuzz(uint32_t from, uint32_t to, const unsigned char *d, size_t len)
 }
 
 /* ---- one datagram that arrived at rank 'to's stand-in port --------------------------------- */
+static void forward(uint32_t from, uint32_t to, const unsigned char *d, size_t len);
+static void tail_next(uint32_t from, uint32_t to, const unsigned char *d, size_t len);
+
 static void arrive(uint32_t to, const unsigned char *d, size_t len, const struct sockaddr_in *src)
 {
     uint64_t magic;
@@ -215,11 +234,21 @@ static void arrive(uint32_t to, const unsigned char *d, size_t len, const struct
         return;
     }
     st.in++;
-    if (cut_rank >= 0 && st.in > cut_after && (from == cut_rank || (int)to == cut_rank)) {
+    if (p_tail) {
+        tail_next((uint32_t)from, to, d, len);
+        return;
+    }
+    forward((uint32_t)from, to, d, len);
+}
+
+/* ---- a datagram from rank 'from' to rank 'to' on the bad network ------------------------- */
+static void forward(uint32_t from, uint32_t to, const unsigned char *d, size_t len)
+{
+    if (cut_rank >= 0 && st.in > cut_after && ((int)from == cut_rank || (int)to == cut_rank)) {
         st.cut++;
         return;
     }
-    if (p_fuzz && chance(p_fuzz)) fuzz((uint32_t)from, to, d, len);
+    if (p_fuzz && chance(p_fuzz)) fuzz(from, to, d, len);
     if (chance(p_drop)) {
         st.drop++;
         return;
@@ -235,8 +264,65 @@ static void arrive(uint32_t to, const unsigned char *d, size_t len, const struct
         }
         st.fwd++;
         if (!delay) out(fd[from], d, len, &real[to]);
-        else q_push(now + delay, (uint32_t)from, to, d, (uint32_t)len);
+        else q_push(now + delay, from, to, d, (uint32_t)len);
     }
+}
+
+/* --tail-drop: was (from, to, chan, seq) dropped as a tail before? Marks it if not. */
+static int tail_dropped_before(uint32_t from, uint32_t to, const rv_udp_hdr_t *h)
+{
+    uint64_t key = (((uint64_t)from * MAXR + to) * 2 + (h->chan & 1)) << 32 | h->seq;
+    if (ntail_seen > TAIL_SEEN / 2) return 1; /* full: drop no more */
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 48) % TAIL_SEEN;
+    while (tail_seen[i]) {
+        if (tail_seen[i] == key + 1) return 1;
+        i = (i + 1) % TAIL_SEEN;
+    }
+    tail_seen[i] = key + 1;
+    ntail_seen++;
+    return 0;
+}
+
+/* The held datagram from 'from' to 'to' goes on: 'tail' if nothing followed it in time. */
+static void tail_release(uint32_t from, uint32_t to, int tail)
+{
+    struct held *hd = &tailq[from * MAXR + to];
+    if (!hd->d) return;
+    const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)(void *)hd->d;
+    if (tail) st.tails++;
+    if (tail && chance(p_tail) && !tail_dropped_before(from, to, h)) st.tail_drop++;
+    else forward(from, to, hd->d, hd->len);
+    free(hd->d);
+    hd->d = NULL;
+}
+
+/* Another datagram from 'from' to 'to': the held one was no tail; a data datagram is held. */
+static void tail_next(uint32_t from, uint32_t to, const unsigned char *d, size_t len)
+{
+    tail_release(from, to, 0);
+    const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)(const void *)d;
+    struct held *hd = &tailq[from * MAXR + to];
+    if (len < sizeof *h || h->kind != RV_UDP_DATA || !(hd->d = malloc(len))) {
+        forward(from, to, d, len);
+        return;
+    }
+    memcpy(hd->d, d, len);
+    hd->len = (uint32_t)len;
+    hd->at = now_ns();
+}
+
+/* Held datagrams nothing followed for tail_ns are tails. Returns the earliest pending time. */
+static uint64_t tail_run(uint64_t now)
+{
+    uint64_t next = UINT64_MAX;
+    for (uint32_t f = 0; f < (uint32_t)nr; f++)
+        for (uint32_t t = 0; t < (uint32_t)nr; t++) {
+            struct held *hd = &tailq[f * MAXR + t];
+            if (!hd->d) continue;
+            if (now - hd->at >= tail_ns) tail_release(f, t, 1);
+            else if (hd->at + tail_ns < next) next = hd->at + tail_ns;
+        }
+    return next;
 }
 
 /* ---- set-up -------------------------------------------------------------------------------- */
@@ -276,8 +362,8 @@ static unsigned permille(const char *s)
 static void usage(void)
 {
     fprintf(stderr, "usage: udp_relay --ranks N [--drop P] [--dup P] [--reorder P] [--delay-us D] "
-                    "[--jitter-us J] [--reorder-us R] [--fuzz P] [--cut RANK:AFTER] [--seed S] "
-                    "-- command...\n");
+                    "[--jitter-us J] [--reorder-us R] [--fuzz P] [--cut RANK:AFTER] [--tail-drop P] "
+                    "[--tail-us T] [--seed S] -- command...\n");
     exit(2);
 }
 
@@ -296,6 +382,8 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--delay-us")) delay_ns = strtoull(v, NULL, 10) * 1000u;
         else if (!strcmp(o, "--jitter-us")) jitter_ns = strtoull(v, NULL, 10) * 1000u;
         else if (!strcmp(o, "--reorder-us")) reorder_ns = strtoull(v, NULL, 10) * 1000u;
+        else if (!strcmp(o, "--tail-drop")) p_tail = permille(v);
+        else if (!strcmp(o, "--tail-us")) tail_ns = strtoull(v, NULL, 10) * 1000u;
         else if (!strcmp(o, "--seed")) rng = strtoull(v, NULL, 0) | 1;
         else if (!strcmp(o, "--cut")) {
             char *e;
@@ -307,9 +395,10 @@ int main(int argc, char **argv)
     if (i >= argc - 1 || nr < 1 || nr > MAXR) usage();
     char **cmd = argv + i + 1;
     q = calloc(QMAX, sizeof *q);
+    tailq = calloc((size_t)MAXR * MAXR, sizeof *tailq);
     int base = bind_ports();
     stranger = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (!q || base < 0 || stranger < 0) {
+    if (!q || !tailq || base < 0 || stranger < 0) {
         fprintf(stderr, "udp_relay: cannot bind %d consecutive ports on 127.0.0.1\n", nr);
         return 1;
     }
@@ -338,14 +427,11 @@ int main(int argc, char **argv)
         if (w == child) break;
         uint64_t now = now_ns();
         q_run(now);
-        int ms = 20;
-        if (nq) {
-            uint64_t wait = q[0].due > now ? q[0].due - now : 0;
-            ms = (int)(wait / 1000000u);
-            if (ms > 20) ms = 20;
-        }
-        struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
-        if (nq && ms == 0) ts.tv_nsec = (long)(q[0].due > now ? q[0].due - now : 0);
+        uint64_t due = p_tail ? tail_run(now) : UINT64_MAX;
+        if (nq && q[0].due < due) due = q[0].due;
+        uint64_t wait = due == UINT64_MAX ? 20000000u : due > now ? due - now : 0;
+        if (wait > 20000000u) wait = 20000000u;
+        struct timespec ts = { 0, (long)wait };
         if (ppoll(pf, (nfds_t)nr, &ts, NULL) <= 0) continue;
         for (int r = 0; r < nr; r++) {
             if (!(pf[r].revents & POLLIN)) continue;
@@ -360,12 +446,14 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "udp_relay: %llu datagrams in, %llu forwarded (%llu duplicates, %llu held "
             "back), %llu dropped, %llu cut, %llu fuzz sent, %llu from outside the job or before "
-            "registration, %llu queue full, %llu send failures, %llu registrations\n",
+            "registration, %llu queue full, %llu send failures, %llu registrations, %llu burst "
+            "tails (%llu dropped)\n",
             (unsigned long long)st.in, (unsigned long long)st.fwd, (unsigned long long)st.dup,
             (unsigned long long)st.reorder, (unsigned long long)st.drop,
             (unsigned long long)st.cut, (unsigned long long)st.fuzz,
             (unsigned long long)st.unknown, (unsigned long long)st.qfull,
-            (unsigned long long)st.sendfail, (unsigned long long)st.reg);
+            (unsigned long long)st.sendfail, (unsigned long long)st.reg,
+            (unsigned long long)st.tails, (unsigned long long)st.tail_drop);
     int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     if (rc == 0 && st.fwd == 0) {
         fprintf(stderr, "udp_relay: FAIL: the job sent nothing through the relay "
@@ -376,6 +464,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < nr; r++) nknown += known[r];
     if (rc == 0 && nknown < nr) {
         fprintf(stderr, "udp_relay: FAIL: only %d of %d ranks registered\n", nknown, nr);
+        return 1;
+    }
+    if (rc == 0 && p_tail && !st.tail_drop) {
+        fprintf(stderr, "udp_relay: FAIL: --tail-drop %u dropped nothing\n", p_tail);
         return 1;
     }
     if (rc == 0 && p_fuzz && !st.fuzz) {

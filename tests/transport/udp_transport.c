@@ -23,6 +23,11 @@
  *                 for up to 60 s: run through tests/transport/udp_relay --cut, which makes a
  *                 rank disappear from the network meanwhile; the job must end with "rank N
  *                 unreachable" well before (a normal end here is a failure)
+ *   udp_transport tail    (through tests/transport/udp_relay --tail-drop) rank 0 sends rank 1
+ *                 bursts of AM Mediums, each answered, a burst at a time; the relay drops the
+ *                 last datagram of bursts. The same rounds run with tail-loss probes off (the
+ *                 retransmission timeout recovers) and on, in the same job: with probes the
+ *                 rounds must take well under the time without (a ratio), and probes be sent
  *   udp_transport mtu [DGRAM WINDOW]   the datagram size and window the transport chose: with
  *                 no arguments (RIVET_UDP_DGRAM and RIVET_UDP_WINDOW unset, a one-host job bound
  *                 to 127.0.0.1) from loopback's MTU (/sys/class/net/lo/mtu): MTU - 28 between
@@ -188,13 +193,15 @@ static void print_stats(const char *what)
     const rv_udp_stats_t *st = &udp()->st;
     printf("%s rank %u: data %llu, resent %llu on timeout + %llu fast, probes %llu, acks %llu, "
            "dropped by the aid %llu, duplicates in %llu, rtt samples %llu, srtt to the right "
-           "%llu us, sendmmsg %llu, idle waits %llu\n", what, (unsigned)rvt_me,
+           "%llu us, sendmmsg %llu, idle waits %llu, tail-loss probes %llu, congestion "
+           "window cuts %llu\n", what, (unsigned)rvt_me,
            (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
            (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
            (unsigned long long)st->acks_out, (unsigned long long)st->aid_dropped,
            (unsigned long long)st->dups_in, (unsigned long long)st->rtt_samples,
            (unsigned long long)udp()->peers[(rvt_me + 1) % rvt_n].srtt / 1000,
-           (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits);
+           (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
+           (unsigned long long)st->tlp, (unsigned long long)st->cc_cuts);
     fflush(stdout);
 }
 
@@ -221,6 +228,84 @@ static void test_retx(void)
     RVT_CHECK(resent <= 2 * st->aid_dropped + 50, "%llu datagrams resent for %llu lost: "
               "retransmission resends more than what was lost", (unsigned long long)resent,
               (unsigned long long)st->aid_dropped);
+    /* tail-loss probes: a peer descheduled for longer than the probe timeout draws one
+     * needlessly (one per stream and silence), so they are bounded by the traffic, not the loss */
+    RVT_CHECK(st->tlp <= st->data_out / 20, "%llu tail-loss probes for %llu datagrams",
+              (unsigned long long)st->tlp, (unsigned long long)st->data_out);
+    /* the congestion window saw the losses (and never left its bounds) */
+    const rv_udp_cc_t *cc = &u->peers[right].cc;
+    printf("retx rank %u: congestion window to the right %u (ssthresh %u, at most %u), %llu "
+           "sends held\n", (unsigned)rvt_me, (unsigned)cc->cwnd, (unsigned)cc->ssthresh,
+           (unsigned)u->cc_max, (unsigned long long)st->cc_waits);
+    RVT_CHECK(!u->cc_on || st->cc_cuts > 0, "losses and no congestion window decrease");
+    RVT_CHECK(cc->cwnd >= 4 && cc->cwnd <= u->cc_max, "congestion window %u", (unsigned)cc->cwnd);
+}
+
+#define TAIL_BURST  4
+#define TAIL_ROUNDS 10
+/* TAIL_ROUNDS bursts from rank 0 to rank 1, each answered; seconds */
+static double tail_rounds(int *base)
+{
+    unsigned char buf[LEN];
+    rvt_barrier();
+    uint64_t t0 = now_ns();
+    if (rvt_me == 0) {
+        for (int r = 0; r < TAIL_ROUNDS; r++) {
+            for (int i = 0; i < TAIL_BURST; i++) {
+                gex_AM_Arg_t seed = (gex_AM_Arg_t)((unsigned)(*base)++ % 100000u);
+                rvt_fill(buf, LEN, (uint64_t)seed);
+                RVT_OK(gex_AM_RequestMedium1(rvt_tm, 1, H_REQ, buf, LEN, GEX_EVENT_NOW, 0, seed));
+            }
+            GASNET_BLOCKUNTIL(acks == *base);
+        }
+    } else if (rvt_me == 1) {
+        *base += TAIL_ROUNDS * TAIL_BURST;
+        GASNET_BLOCKUNTIL(got == *base);
+    }
+    double t = 1e-9 * (double)(now_ns() - t0);
+    rvt_barrier();
+    return t;
+}
+
+static void test_tail(void)
+{
+    rv_udp_t *u = udp();
+    RVT_CHECK(rvt_n == 2, "run with 2 ranks");
+    RVT_CHECK(getenv("RIVET_UDP_RELAY"), "run through udp_relay --tail-drop");
+    int base = 0;
+    u->tlp_on = 0;
+    uint64_t p0 = u->st.tlp, r0 = u->st.retx_timeout;
+    double off = tail_rounds(&base);
+    uint64_t p1 = u->st.tlp, r1 = u->st.retx_timeout;
+    u->tlp_on = 1;
+    double on = tail_rounds(&base);
+    uint64_t p2 = u->st.tlp, r2 = u->st.retx_timeout;
+    RVT_CHECK(!bad, "a corrupted payload arrived");
+    printf("tail: rank %u: %d rounds of %d: %.3f s without tail-loss probes, %.3f s with "
+           "(%.2fx); probes %llu, %llu; timeouts %llu, %llu; rto to the peer %llu us, srtt "
+           "%llu us\n", (unsigned)rvt_me, TAIL_ROUNDS, TAIL_BURST, off, on, on / off,
+           (unsigned long long)(p1 - p0), (unsigned long long)(p2 - p1),
+           (unsigned long long)(r1 - r0), (unsigned long long)(r2 - r1),
+           (unsigned long long)u->peers[rvt_me ^ 1].rto / 1000,
+           (unsigned long long)u->peers[rvt_me ^ 1].srtt / 1000);
+    fflush(stdout);
+    RVT_CHECK(p1 == p0, "tail-loss probes sent while they were off");
+    RVT_CHECK(p2 > p1, "no tail-loss probe was sent");
+    /* The probes, not the timeout, recovered the tails, and sooner: 2 round trips + the ack
+     * delay instead of the timeout (at least 200 ms here). A probe gives way to the timeout
+     * when it would not come first: when the machine is so loaded that the smoothed round
+     * trip is a quarter of the minimum timeout (ranks wait tens of ms for a core) neither can
+     * be required; the line above reports the numbers either way */
+    const rv_udp_peer_t *pp = &u->peers[rvt_me ^ 1];
+    if (pp->srtt < u->rto_min_ns / 4) {
+        RVT_CHECK(2 * (r2 - r1) <= r1 - r0, "%llu timeouts with probes, %llu without",
+                  (unsigned long long)(r2 - r1), (unsigned long long)(r1 - r0));
+        RVT_CHECK(on < 0.6 * off, "with tail-loss probes the rounds took %.3f s, without %.3f s: "
+                  "%.2fx, expected below 0.6x", on, off, on / off);
+    } else {
+        printf("tail: rank %u: srtt %llu us, above a quarter of the minimum timeout (machine "
+               "overloaded): not checked\n", (unsigned)rvt_me, (unsigned long long)pp->srtt / 1000);
+    }
 }
 
 static void test_idle(void)
@@ -296,6 +381,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "retx")) test_retx();
     else if (!strcmp(mode, "idle")) test_idle();
     else if (!strcmp(mode, "mtu")) test_mtu(argc, argv);
+    else if (!strcmp(mode, "tail")) test_tail();
     else RVT_CHECK(0, "unknown mode %s", mode);
     return rvt_done("udp_transport");
 }

@@ -101,6 +101,9 @@ static void rv_udp_stats_emit(rv_stats_emit_t emit, void *ctx)
     RV_UDP_EMIT(send_full);
     RV_UDP_EMIT(idle_waits);
     RV_UDP_EMIT(aid_dropped);
+    RV_UDP_EMIT(tlp);
+    RV_UDP_EMIT(cc_cuts);
+    RV_UDP_EMIT(cc_waits);
 #undef RV_UDP_EMIT
 }
 
@@ -108,7 +111,8 @@ static uint64_t rv_udp_retransmits(void)
 {
     rv_udp_t *u = rv_udp_g;
     return u ? __atomic_load_n(&u->st.retx_timeout, __ATOMIC_RELAXED) +
-                   __atomic_load_n(&u->st.retx_fast, __ATOMIC_RELAXED)
+                   __atomic_load_n(&u->st.retx_fast, __ATOMIC_RELAXED) +
+                   __atomic_load_n(&u->st.tlp, __ATOMIC_RELAXED)
              : 0;
 }
 

@@ -79,10 +79,24 @@ typedef struct rv_udp_rx {
     uint8_t        listed;   /* on the ready list of its channel */
 } rv_udp_rx_t;
 
+/* Congestion control and tail-loss probes of one peer (udp_cc.c; README.md, "Congestion").
+ * Counts are datagrams, over both channels: the peer may have cwnd of ours in flight (sent,
+ * neither acknowledged cumulatively nor selectively). */
+typedef struct rv_udp_cc {
+    uint32_t cwnd;        /* congestion window */
+    uint32_t ssthresh;    /* slow start below it, additive increase above */
+    uint32_t acc;         /* additive increase: datagrams acknowledged towards the next +1 */
+    uint32_t sacked;      /* datagrams above ack_rcv acknowledged selectively */
+    uint32_t recover[2];  /* in recovery until ack_rcv reaches these (tx.next at the loss) */
+    uint8_t  recovering;
+    uint64_t tlp[2];      /* per channel: when a tail-loss probe went out, unanswered (0: none) */
+} rv_udp_cc_t;
+
 typedef struct rv_udp_peer {
     struct sockaddr_in addr;      /* where its datagrams go (its receiving socket) */
     uint16_t           sport;     /* network order: the port they come from (addr's address) */
     int                cfd;       /* a send socket connected to addr (-1: none yet, -2: none) */
+    rv_udp_cc_t        cc;
     rv_udp_tx_t        tx[2];
     rv_udp_rx_t        rx[2];
     uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
@@ -107,6 +121,9 @@ typedef struct rv_udp_stats {
     uint64_t idle_waits;   /* blocking waits when idle */
     uint64_t aid_dropped;  /* datagrams the loss test aid dropped */
     uint64_t send_full;    /* datagrams sendmmsg refused (socket buffer full): resent later */
+    uint64_t tlp;          /* data datagrams resent by a tail-loss probe (before the timeout) */
+    uint64_t cc_cuts;      /* congestion window decreases (loss seen by SACK, or a timeout) */
+    uint64_t cc_waits;     /* sends refused because the congestion window was full */
 } rv_udp_stats_t;
 
 typedef struct rv_udp {
@@ -124,6 +141,9 @@ typedef struct rv_udp {
     uint32_t        buf;       /* the smallest of both over the job (bounds the window) */
     size_t          frag;      /* payload bytes per datagram (dgram - header) */
     uint32_t        win;
+    uint8_t         cc_on;     /* RIVET_UDP_CC: congestion windows limit sends */
+    uint8_t         tlp_on;    /* RIVET_UDP_TLP: tail-loss probes */
+    uint32_t        cc_max;    /* largest congestion window (2 x win: both channels' windows) */
     uint64_t        rto_ns, rto_min_ns, rto_max_ns; /* initial, bounds */
     uint64_t        dead_ns, ack_ns, tick_ns;       /* tick: how often timers run */
     uint64_t        idle_ns;   /* longest blocking wait when idle */
@@ -174,5 +194,29 @@ void rv_udp_idle(void *priv);
 int  rv_udp_msg_open(rv_udp_t *u);
 void rv_udp_msg_close(rv_udp_t *u);
 uint64_t rv_udp_now(void);
+void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, uint64_t now);
+
+/* udp_cc.c: congestion control (NewReno on datagrams) and tail-loss probes */
+void rv_udp_cc_open(rv_udp_t *u);
+void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv);
+void rv_udp_cc_sacked(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint32_t n, uint64_t now);
+void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p);
+void rv_udp_cc_timeout(rv_udp_t *u, rv_udp_peer_t *p);
+int  rv_udp_tlp(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint64_t now);
+
+/* Datagrams in flight to p: sent, not acknowledged cumulatively or selectively. */
+static inline uint32_t rv_udp_cc_pipe(const rv_udp_peer_t *p)
+{
+    return (p->tx[0].next - p->tx[0].rcv) + (p->tx[1].next - p->tx[1].rcv) - p->cc.sacked;
+}
+
+/* May nfrag more datagrams leave for p? Always when none is in flight (a message larger than
+ * the window still goes, alone). */
+static inline int rv_udp_cc_room(const rv_udp_t *u, const rv_udp_peer_t *p, uint32_t nfrag)
+{
+    if (!u->cc_on) return 1;
+    uint32_t pipe = rv_udp_cc_pipe(p);
+    return pipe == 0 || pipe + nfrag <= p->cc.cwnd;
+}
 
 #endif /* RV_UDP_INT_H */

@@ -206,7 +206,7 @@ static int rv_udp_alloc_ring(rv_udp_t *u, unsigned char **buf, uint32_t **len, u
 }
 
 /* Sends datagram 'seq' of tx again (under the lock). */
-static void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, uint64_t now)
+void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, uint64_t now)
 {
     uint32_t slot = seq % u->win;
     rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
@@ -236,6 +236,11 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     if (!tx->buf && rv_udp_alloc_ring(u, &tx->buf, &tx->len, &tx->sent, &tx->st) != 0)
         rv_fatal("udp: out of memory for the send window to rank %u", (unsigned)peer);
     if ((uint32_t)(tx->next + nfrag - tx->freed) > u->win) {
+        pthread_mutex_unlock(&u->lock);
+        return RV_TP_AGAIN;
+    }
+    if (!rv_udp_cc_room(u, p, nfrag)) { /* the congestion window (udp_cc.c) */
+        u->st.cc_waits++;
         pthread_mutex_unlock(&u->lock);
         return RV_TP_AGAIN;
     }
@@ -321,6 +326,7 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
                 clean = (tx->st[s % u->win] & RV_UDP_TRIES) == 1;
             uint8_t st = tx->st[(r - 1) % u->win];
             if (clean && !(st & RV_UDP_SACKED)) sample = now - tx->sent[(r - 1) % u->win];
+            rv_udp_cc_cum(u, p, (unsigned)c, r);
             tx->rcv = r;
             tx->progress = now;
         }
@@ -330,7 +336,7 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
         }
         uint64_t m = h->sack[c];
         if (!m) continue;
-        int fresh = 0;
+        uint32_t fresh = 0;
         for (uint32_t i = 0; m && i < RV_UDP_SACK_BITS; i++, m >>= 1) {
             uint32_t s = r + 1 + i;
             if (!RV_UDP_SEQ_LT(s, tx->next)) break;
@@ -339,9 +345,10 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
             if (*st & RV_UDP_SACKED) continue;
             if ((*st & RV_UDP_TRIES) == 1 && !sample) sample = now - tx->sent[s % u->win];
             *st |= RV_UDP_SACKED;
-            fresh = 1;
+            fresh++;
         }
         if (!fresh) continue;
+        rv_udp_cc_sacked(u, peer, (unsigned)c, fresh, now);
         uint32_t above = 0; /* datagrams above s the peer has */
         for (uint32_t s = tx->next; s != tx->rcv;) {
             s--;
@@ -351,6 +358,7 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
             } else if (above >= RV_UDP_DUPTHRESH && (st & RV_UDP_TRIES) == 1) {
                 rv_udp_resend(u, peer, tx, s, now);
                 u->st.retx_fast++;
+                rv_udp_cc_loss(u, p);
             }
         }
         tx->progress = now;
@@ -549,7 +557,7 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
     for (uint32_t i = 0; i < u->nactive;) {
         gex_Rank_t peer = u->active[i];
         rv_udp_peer_t *p = &u->peers[peer];
-        int busy = 0, backoff = 0;
+        int busy = 0, backoff = 0, lost = 0;
         for (int c = 0; c < 2; c++) {
             rv_udp_tx_t *tx = &p->tx[c];
             if (tx->next == tx->freed) continue;
@@ -584,6 +592,8 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
                 u->st.retx_timeout++;
                 resent = 1;
             }
+            lost |= resent;
+            if (!resent) rv_udp_tlp(u, peer, (unsigned)c, now); /* udp_cc.c; no backoff */
             /* all arrived but not all freed: probe, so a lost window update is sent again */
             if (!resent && tx->rcv == tx->next && (int64_t)(now - tx->probe) > (int64_t)p->rto) {
                 uint32_t slot = (tx->next - 1) % u->win;
@@ -597,6 +607,7 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
             backoff |= resent;
         }
         if (backoff) p->rto = 2 * p->rto < u->rto_max_ns ? 2 * p->rto : u->rto_max_ns;
+        if (lost) rv_udp_cc_timeout(u, p);
         if (!busy) {
             u->is_active[peer] = 0;
             u->active[i] = u->active[--u->nactive];
@@ -700,14 +711,17 @@ static void rv_udp_linger(rv_udp_t *u)
     rv_verbose(2, "udp: rank %u: data %llu, resent %llu on timeout, %llu fast, probes %llu, "
                "acks %llu, in %llu (%llu duplicates), %llu round trips measured (srtt of rank "
                "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu, "
-               "not sent (socket buffer full) %llu",
+               "not sent (socket buffer full) %llu, tail-loss probes %llu, congestion window "
+               "cuts %llu, sends it held %llu",
                u->me, (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
                (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
                (unsigned long long)st->acks_out, (unsigned long long)st->dgrams_in,
                (unsigned long long)st->dups_in, (unsigned long long)st->rtt_samples,
                (u->me + 1) % u->size, (unsigned long long)u->peers[(u->me + 1) % u->size].srtt / 1000,
                (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
-               (unsigned long long)st->aid_dropped, (unsigned long long)st->send_full);
+               (unsigned long long)st->aid_dropped, (unsigned long long)st->send_full,
+               (unsigned long long)st->tlp, (unsigned long long)st->cc_cuts,
+               (unsigned long long)st->cc_waits);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
@@ -770,6 +784,7 @@ int rv_udp_msg_open(rv_udp_t *u)
     u->idle_spin_ns = (uint64_t)rv_cfg.UDP_IDLE_SPIN_US * 1000u;
     u->idle_ns = (uint64_t)rv_cfg.UDP_IDLE_US * 1000u;
     for (uint32_t r = 0; r < u->size; r++) u->peers[r].rto = u->rto_ns;
+    rv_udp_cc_open(u);
     u->drop = (unsigned)rv_cfg.UDP_DROP_PERMILLE;
     u->dup = (unsigned)rv_cfg.UDP_DUP_PERMILLE;
     u->reorder = (unsigned)rv_cfg.UDP_REORDER_PERMILLE;
