@@ -23,13 +23,21 @@ void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending)
 }
 
 /* The hooks with work pending. An idle hook costs one load, not a call: a poll that finds
- * nothing stays a few loads. */
-static inline int rv_poll_hooks(void)
+ * nothing stays a few loads. Out of line: the idle poll below keeps no registers for it. */
+static __attribute__((noinline)) int rv_poll_hooks(void)
 {
     int n = 0;
     for (int i = 0; i < rv_nhooks; i++)
         if (atomic_load_explicit(rv_hooks[i].pending, memory_order_relaxed)) n += rv_hooks[i].fn();
     return n;
+}
+
+/* Whether any hook has work pending (loads only). */
+static inline int rv_hooks_pending(void)
+{
+    for (int i = 0, k = rv_nhooks; i < k; i++)
+        if (atomic_load_explicit(rv_hooks[i].pending, memory_order_relaxed)) return 1;
+    return 0;
 }
 
 /* RIVET_STATS: the same, timed and counted. A poll inside a poll (a handler's send that waits
@@ -50,7 +58,9 @@ static __attribute__((noinline)) int rv_poll_counted(unsigned mask)
 int rv_poll(void)
 {
     if (RV_STAT_ON()) return rv_poll_counted(RV_CHAN_MASK_ALL);
-    return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL) + rv_poll_hooks();
+    int n = rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
+    if (__builtin_expect(rv_hooks_pending(), 0)) n += rv_poll_hooks();
+    return n;
 }
 
 int rv_poll_replies(void)

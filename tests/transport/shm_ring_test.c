@@ -6,7 +6,8 @@
  * four mix in reservations (the transport's reserve/commit/unreserve ops): a third of the
  * messages are written in place into a reservation sized above their length (commit
  * shrinks it) and must come out 16-byte aligned, another third are first reserved and
- * dropped (unreserve), then pushed. */
+ * dropped (unreserve), then pushed. Every payload of RV_SHM_ALIGN_MIN bytes or more, pushed
+ * or reserved, must start on a 64-byte line. */
 #include "transport/shm/shm_ring.h"
 
 #include <pthread.h>
@@ -111,6 +112,8 @@ static void consume(rv_shm_ring_t *r, uint32_t threads)
         if (seq != next[lane]) fail("out of order or lost", seq, next[lane]);
         if (len != msg_len(seq) || m[1] != len) fail("wrong length", seq, len);
         const unsigned char *b = (const unsigned char *)(m + 2);
+        if (len - 8 >= RV_SHM_ALIGN_MIN && (uintptr_t)b % 64)
+            fail("large payload not 64-byte aligned", seq, (uintptr_t)b % 64);
         for (size_t i = 0; i < len - 8; i++)
             if (b[i] != pat(seq, i)) fail("payload corrupted", seq, i);
         rv_shm_ring_release(r, &head, len);

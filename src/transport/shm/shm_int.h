@@ -22,7 +22,8 @@ typedef struct rv_shm {
     const char     *secret;
     /* The poll's first look: the rings peers write (not mine to myself), scanned without
      * calls; my own two rings only once this process has sent itself something. */
-    rv_shm_ring_t **scan;    /* [nscan] */
+    uint64_t      **peek;    /* [nscan] the word at each one's consumer head (relaxed atomic;
+                              * the drain moves it): an idle look is two loads per ring */
     uint32_t        nscan;
     int             self_used; /* sticky; relaxed atomic */
 } rv_shm_t;
