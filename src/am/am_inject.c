@@ -31,7 +31,8 @@ __attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
  * for each other, full ring against full ring: testam's two-way Medium flood took 1.3-2x longer
  * (8-64 KiB). An idle poll per 32 small Requests costs a few instructions each.
  * Library-internal Requests never poll here: they may be sent from progress hooks, which a
- * poll would re-enter. */
+ * poll would re-enter. Nor do IMMEDIATE ones: the client asked for an injection attempt that
+ * returns at once (a refusal polls once, below, as before). */
 #define RV_AM_REQ_POLL_EVERY 32u
 #define RV_AM_REQ_POLL_BYTES (256u * 1024u)
 static _Thread_local struct { unsigned n; size_t bytes; } rv_am_req_sent;
@@ -47,7 +48,7 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
                              const void *pl, size_t pn, gex_Flags_t flags)
 {
     int tries = 0;
-    if (chan == RV_CHAN_REQ && !(h->kind & RV_AM_F_INTERNAL) &&
+    if (chan == RV_CHAN_REQ && !(h->kind & RV_AM_F_INTERNAL) && !(flags & GEX_FLAG_IMMEDIATE) &&
         __builtin_expect(++rv_am_req_sent.n >= RV_AM_REQ_POLL_EVERY ||
                              (rv_am_req_sent.bytes += pn) >= RV_AM_REQ_POLL_BYTES, 0)) {
         rv_am_req_sent.n = 0;
