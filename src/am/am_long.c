@@ -5,13 +5,26 @@
  * (source, nonce) and runs the handler once both are there, whichever came first. */
 #include "am/am_long.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define RV_HAS_SANITIZER_FEATURE 1
+#endif
+#endif
+#ifndef RV_HAS_SANITIZER_FEATURE
+#define RV_HAS_SANITIZER_FEATURE 0
+#endif
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 
 size_t rv_am_long_packed;
+size_t rv_am_long_copy_min;
 static int rv_am_long_reasm;                  /* 1: reassembly, 0: put-sync-send */
 enum { RV_HOLD_NONE, RV_HOLD_PAYLOAD, RV_HOLD_HEADER };
 static int rv_am_long_hold;                   /* RIVET_AMLONG_HOLD (debug) */
@@ -21,6 +34,20 @@ static _Atomic uint32_t rv_am_long_nonce;
 static rv_am_long_stats_t rv_am_long_st;
 
 #define RV_LSTAT(f) __atomic_fetch_add(&rv_am_long_st.f, 1, __ATOMIC_RELAXED)
+
+/* 1 on x86-64 CPUs with enhanced (ERMS) or fast short (FSRM) string moves, outside sanitizer
+ * builds (their interceptors check memcpy, not an inline rep movsb). */
+static int rv_am_fast_strings(void)
+{
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) && \
+    !RV_HAS_SANITIZER_FEATURE
+    unsigned a, b, c, d;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & (1u << 9)) || (d & (1u << 4)); /* ERMS, FSRM */
+#else
+    return 0;
+#endif
+}
 
 void rv_am_long_init(void)
 {
@@ -40,6 +67,7 @@ void rv_am_long_init(void)
         rv_am_long_reasm = 0;
     }
     rv_am_long_packed = (size_t)rv_cfg.AMLONG_PACKED;
+    rv_am_long_copy_min = rv_am_fast_strings() ? (size_t)rv_cfg.AMLONG_COPY : 0;
     if (rv_tp.ops.put)
         rv_verbose(1, "AM Long: payloads over %zu bytes to unmapped peers by RDMA, %s",
                    rv_am_long_packed, rv_am_long_reasm ? "target-side reassembly" : "put-sync-send");

@@ -8,6 +8,12 @@
 /* Long payloads above this travel by RDMA to peers with RV_SEG_RDMA (RIVET_AMLONG_PACKED). */
 extern size_t rv_am_long_packed;
 
+/* Long payloads copied into a peer's mapped segment from this size up to (not including)
+ * RV_AM_COPY_END take the string copy (rv_am_copy_long in am_inject.c); 0 when off
+ * (RIVET_AMLONG_COPY=0, not x86-64, no fast strings, or a sanitizer build). */
+extern size_t rv_am_long_copy_min;
+#define RV_AM_COPY_END 4096u /* glibc takes the string copy itself from about here */
+
 /* Reads RIVET_AMLONG*, after the transport is open. */
 void rv_am_long_init(void);
 
