@@ -158,8 +158,10 @@ static void rv_st_live_open(int per_rank)
         memcpy(p, rv_st_names[i], l);
         p += l;
     }
-    atomic_thread_fence(memory_order_release);
-    memcpy(h->magic, RV_STATS_LIVE_MAGIC, sizeof h->magic); /* complete: readers may trust it */
+    /* complete: readers may trust it once the magic's first byte is there (a release store:
+     * everything above is visible first) */
+    memcpy(h->magic + 1, RV_STATS_LIVE_MAGIC + 1, sizeof h->magic - 1);
+    __atomic_store_n(&h->magic[0], RV_STATS_LIVE_MAGIC[0], __ATOMIC_RELEASE);
     rv_st_live = h;
 }
 
