@@ -160,7 +160,7 @@ static void rv_st_live_open(int per_rank)
     }
     /* complete: readers may trust it once the magic's first byte is there (a release store:
      * everything above is visible first) */
-    memcpy(h->magic + 1, RV_STATS_LIVE_MAGIC + 1, sizeof h->magic - 1);
+    memcpy(h->magic + 1, &RV_STATS_LIVE_MAGIC[1], sizeof h->magic - 1);
     __atomic_store_n(&h->magic[0], RV_STATS_LIVE_MAGIC[0], __ATOMIC_RELEASE);
     rv_st_live = h;
 }
