@@ -117,7 +117,8 @@ static __attribute__((noinline)) void rv_am_run_observed(struct rv_token *tok, r
             rv_stats_add(RV_ST_AM_INT_RECV, 1);
             rv_stats_add(RV_ST_AM_INT_NS, dt);
         } else {
-            rv_stats_add((rv_stat_t)(RV_ST_AM_RECV_SHORT_REQ + 2 * (kind - RV_AM_SHORT) + !is_req), 1);
+            rv_stats_add((rv_stat_t)(RV_ST_AM_RECV_SHORT_REQ + 2 * (kind - RV_AM_SHORT) + !is_req),
+                         1);
             rv_stats_add(RV_ST_AM_HANDLER_NS, dt);
         }
     }

@@ -90,8 +90,8 @@ static inline void rv_am_copy_long(void *dst, const void *src, size_t n)
 }
 
 /* An IMMEDIATE Long whose target segment is mapped here: reserves the header's room in the
- * peer's receive space (refused: one poll and one retry, as rv_am_xmit), then copies the payload into the segment and publishes the header. A refusal
- * leaves no trace. */
+ * peer's receive space (refused: one poll and one retry, as rv_am_xmit), then copies the
+ * payload into the segment and publishes the header. A refusal leaves no trace. */
 static __attribute__((noinline)) int rv_am_xmit_direct_imm(gex_Rank_t jr, unsigned chan,
                                                            const rv_am_hdr_t *h, size_t hl,
                                                            void *dst, const void *src,
@@ -349,7 +349,8 @@ int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
     static const char call[] = "gex_AM_RequestShort";
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
     RV_AM_ARGS(call, numargs, numargs, a);
-    return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs, a);
+    return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs,
+                        a);
 }
 
 int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,

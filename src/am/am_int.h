@@ -105,11 +105,11 @@ static inline size_t rv_am_hdr_fill(rv_am_hdr_t *h, unsigned kind, gex_AM_Index_
 /* Makes progress while a send on 'chan' waits for room (a Reply only drains replies). */
 int rv_am_xmit_poll(unsigned chan);
 
+/* RIVET_STATS: counts one AM sent (rc 0) or refused under IMMEDIATE (stats on only). */
+void rv_am_stat_sent(unsigned chan, unsigned kind, size_t nbytes, int rc);
 /* Builds the header and sends (am_inject.c). For Long, the payload goes straight
  * into the target's segment when it is mapped here; otherwise it travels inline.
  * Returns 1 only under GEX_FLAG_IMMEDIATE when there was no room. */
-/* RIVET_STATS: counts one AM sent (rc 0) or refused under IMMEDIATE (stats on only). */
-void rv_am_stat_sent(unsigned chan, unsigned kind, size_t nbytes, int rc);
 int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args);

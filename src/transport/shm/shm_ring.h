@@ -77,19 +77,19 @@ static inline void rv_shm_copy_hdr(unsigned char *dst, const void *hdr, size_t h
     }
 }
 
-/* Appends hdr then payload as one message, the payload 'align'-aligned (8 or 64). Returns 0,
- * or 1 if it does not fit now. */
+/* Takes plock and finds room for a record of hl header bytes and len payload bytes whose
+ * payload starts on an 'align' boundary: at (where the record's skip or word goes), pad (skip
+ * bytes before its word) and total (bytes the tail moves, a wrap's included). Returns 0 holding
+ * plock, or 1 (plock released) if it does not fit now. */
 static inline __attribute__((always_inline)) int
-rv_shm_ring_push_al(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl, const void *pl,
-                    size_t pn, size_t align)
+rv_shm_ring_place(rv_shm_ring_t *r, size_t cap, size_t hl, size_t len, size_t align,
+                  uint64_t *at_out, size_t *pad_out, size_t *total_out)
 {
-    const uint64_t mask = cap - 1;
-    size_t len = hl + pn;
-    size_t need = 8 + rv_shm_pad8(len);
     rv_spin_lock(&r->plock);
     uint64_t tail = r->tail;
-    uint64_t pos = tail & mask;
+    uint64_t pos = tail & (cap - 1);
     size_t to_end = cap - pos;
+    size_t need = 8 + rv_shm_pad8(hl + len);
     uint64_t at = pos;
     size_t pad = rv_shm_pl_pad(pos, hl, align);
     size_t total = pad + need;
@@ -105,10 +105,27 @@ rv_shm_ring_push_al(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl, co
             return 1;
         }
     }
+    *at_out = at;
+    *pad_out = pad;
+    *total_out = total;
+    return 0;
+}
+
+/* Appends hdr then payload as one message, the payload 'align'-aligned (8 or 64). Returns 0,
+ * or 1 if it does not fit now. */
+static inline __attribute__((always_inline)) int
+rv_shm_ring_push_al(rv_shm_ring_t *r, size_t cap, const void *hdr, size_t hl, const void *pl,
+                    size_t pn, size_t align)
+{
+    const uint64_t mask = cap - 1;
+    size_t len = hl + pn, pad, total;
+    uint64_t at;
+    if (rv_shm_ring_place(r, cap, hl, pn, align, &at, &pad, &total)) return 1;
+    uint64_t tail = r->tail, pos = tail & mask;
     unsigned char *body = r->data + at + pad + 8;
     rv_shm_copy_hdr(body, hdr, hl);
     if (pn) memcpy(body + hl, pl, pn);
-    __atomic_store_n(rv_shm_word(r, mask, at + pad + need), 0, __ATOMIC_RELAXED);
+    __atomic_store_n(rv_shm_word(r, mask, at + pad + 8 + rv_shm_pad8(len)), 0, __ATOMIC_RELAXED);
     __atomic_store_n(rv_shm_word(r, mask, at + pad), (uint64_t)len << 1 | 1, __ATOMIC_RELEASE);
     if (pad) __atomic_store_n(rv_shm_word(r, mask, at), RV_SHM_SKIP(pad), __ATOMIC_RELEASE);
     if (at != pos) __atomic_store_n(rv_shm_word(r, mask, pos), RV_SHM_WRAP, __ATOMIC_RELEASE);
@@ -131,28 +148,11 @@ static inline int rv_shm_ring_push(rv_shm_ring_t *r, size_t cap, const void *hdr
  * commit may publish fewer bytes. */
 static inline void *rv_shm_ring_reserve(rv_shm_ring_t *r, size_t cap, size_t hl, size_t maxlen)
 {
-    const uint64_t mask = cap - 1;
-    size_t align = maxlen >= RV_SHM_ALIGN_MIN ? 64 : 16;
-    rv_spin_lock(&r->plock);
-    uint64_t tail = r->tail;
-    uint64_t pos = tail & mask;
-    size_t to_end = cap - pos;
-    size_t body = 8 + rv_shm_pad8(hl + maxlen);
-    uint64_t at = pos;
-    size_t pad = rv_shm_pl_pad(pos, hl, align);
-    size_t total = pad + body;
-    if (total > to_end) {
-        at = 0;
-        pad = rv_shm_pl_pad(0, hl, align);
-        total = to_end + pad + body;
-    }
-    if (tail + total + 8 > r->head_seen + cap) {
-        r->head_seen = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
-        if (tail + total + 8 > r->head_seen + cap) {
-            rv_spin_unlock(&r->plock);
-            return NULL;
-        }
-    }
+    size_t pad, total;
+    uint64_t at;
+    if (rv_shm_ring_place(r, cap, hl, maxlen, maxlen >= RV_SHM_ALIGN_MIN ? 64 : 16, &at, &pad,
+                          &total))
+        return NULL;
     r->rsv_at = at;
     r->rsv_pad = (uint32_t)pad;
     return r->data + at + pad + 8 + hl;
