@@ -54,13 +54,12 @@ static void rv_exit_crash(int sig, siginfo_t *si, void *uc)
 {
     (void)si;
     (void)uc;
-    static const char *const names[RV_EXIT_NCRASH] = { "SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE",
-                                                       "SIGABRT" };
     size_t i = 0;
     while (i + 1 < RV_EXIT_NCRASH && rv_exit_crash_sigs[i] != sig) i++;
     /* the previous action first: a fault inside what follows ends the rank as it would have */
     sigaction(sig, &rv_exit_crash_prev[i], NULL);
-    rv_stats_dump_sig("crash", names[i]); /* static buffer, one write(2) */
+    char sb[16]; /* rv_boot_signame: a constant string for these signals (no snprintf) */
+    rv_stats_dump_sig("crash", rv_boot_signame(sig, sb)); /* static buffer, one write(2) */
     rv_trace_fini_signal();
     /* pending until we return: then the default action (or the sanitizer) takes it; a
      * faulting instruction would fault again anyway */

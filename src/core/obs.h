@@ -12,4 +12,12 @@ extern unsigned rv_obs_mask;
 
 #define RV_OBS_ON(bits) __builtin_expect((rv_obs_mask & (bits)) != 0, 0)
 
+#include <stddef.h>
+
+/* A stats or trace file name: 'spec' with every '%' replaced by 'with' (a rank number:
+ * GASNet's convention), into out[n]. Returns 0, or -1 when it does not fit. */
+int rv_obs_subst(const char *spec, const char *with, char *out, size_t n);
+/* The same with the rank number r. */
+int rv_obs_rank_subst(const char *spec, unsigned r, char *out, size_t n);
+
 #endif

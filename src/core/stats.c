@@ -181,26 +181,9 @@ void rv_stats_init(void)
     if (!f[0]) f = "rivet-stats-%.json";
     if (!strcmp(f, "stdout")) rv_st_fd_std = 1;
     else if (!strcmp(f, "stderr") || !strcmp(f, "-")) rv_st_fd_std = 2;
-    /* GASNet's convention: every '%' stands for the rank (node) number */
-    size_t o = 0;
-    int per_rank = 0;
-    for (const char *p = f; *p; p++) {
-        char num[16];
-        const char *s = num;
-        if (*p == '%') {
-            snprintf(num, sizeof num, "%u", (unsigned)rv_job.rank);
-            per_rank = 1;
-        } else {
-            num[0] = *p;
-            num[1] = 0;
-        }
-        size_t l = strlen(s);
-        if (o + l >= sizeof rv_st_path)
-            rv_fatal("environment: RIVET_STATS_FILE=%s is too long once expanded", f);
-        memcpy(rv_st_path + o, s, l);
-        o += l;
-    }
-    rv_st_path[o] = 0;
+    int per_rank = strchr(f, '%') != NULL;
+    if (rv_obs_rank_subst(f, (unsigned)rv_job.rank, rv_st_path, sizeof rv_st_path))
+        rv_fatal("environment: RIVET_STATS_FILE=%s is too long once expanded", f);
     rv_st_append = !per_rank && rv_job.size > 1;
     if (!rv_st_fd_std && (!rv_st_append || rv_job.rank == 0)) {
         /* a fresh file now, so a job that writes nothing leaves no stale record from an

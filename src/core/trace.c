@@ -93,38 +93,19 @@ int rv_trace_mask_parse(const char *s, uint32_t *mask, char *bad)
     return 0;
 }
 
-static int rv_tr_subst(const char *spec, const char *with, char *out, size_t n)
-{
-    size_t o = 0, wl = strlen(with);
-    for (const char *p = spec; *p; p++) {
-        if (*p == '%') {
-            if (o + wl >= n) return -1;
-            memcpy(out + o, with, wl);
-            o += wl;
-        } else {
-            if (o + 1 >= n) return -1;
-            out[o++] = *p;
-        }
-    }
-    out[o] = 0;
-    return 0;
-}
-
 int rv_trace_rank_path(const char *spec, unsigned rank, char *out, size_t n)
 {
-    char r[16];
-    snprintf(r, sizeof r, "%u", rank);
-    if (strchr(spec, '%')) return rv_tr_subst(spec, r, out, n);
+    if (strchr(spec, '%')) return rv_obs_rank_subst(spec, rank, out, n);
     size_t l = strlen(spec);
     int w = l > 5 && !strcmp(spec + l - 5, ".json")
-                ? snprintf(out, n, "%.*s.%s.json", (int)(l - 5), spec, r)
-                : snprintf(out, n, "%s.%s", spec, r);
+                ? snprintf(out, n, "%.*s.%u.json", (int)(l - 5), spec, rank)
+                : snprintf(out, n, "%s.%u", spec, rank);
     return w < 0 || (size_t)w >= n ? -1 : 0;
 }
 
 int rv_trace_job_path(const char *spec, char *out, size_t n)
 {
-    return rv_tr_subst(spec, "all", out, n);
+    return rv_obs_subst(spec, "all", out, n);
 }
 
 /* ---- writing -------------------------------------------------------------------------- */

@@ -43,15 +43,10 @@ void rv_run_stats_prepare(void)
     setenv("RIVET_STATS_FILE", rv_run_stats_name, 1);
 }
 
-/* The file of rank r (GASNet's convention: each '%' is the rank). */
+/* The file of rank r (each '%' is the rank; "" if it does not fit). */
 static void rv_run_stats_path(unsigned r, char *out, size_t n)
 {
-    size_t o = 0;
-    for (const char *p = rv_run_stats_name; *p && o + 12 < n; p++) {
-        if (*p == '%') o += (size_t)snprintf(out + o, n - o, "%u", r);
-        else out[o++] = *p;
-    }
-    out[o] = 0;
+    if (rv_obs_rank_subst(rv_run_stats_name, r, out, n)) out[0] = 0;
 }
 
 void rv_run_stats_finish(uint32_t np)
