@@ -324,6 +324,7 @@ static void rv_ucx_stats_emit(rv_stats_emit_t emit, void *ctx)
 #define RV_UCX_EMIT(f) emit(#f, __atomic_load_n(&u->st.f, __ATOMIC_RELAXED), ctx)
     RV_UCX_EMIT(sends_imm);
     RV_UCX_EMIT(sends_buf);
+    RV_UCX_EMIT(sends_np);
     RV_UCX_EMIT(send_again);
     RV_UCX_EMIT(recv_held);
     RV_UCX_EMIT(recv_copied);

@@ -84,14 +84,7 @@ void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv)
  * ones arrived: they are lost), those sent once only (the timeout takes the others). */
 static int rv_udp_tlp_holes(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint64_t now)
 {
-    uint32_t hi = tx->rcv;
-    for (uint32_t s = tx->next; s != tx->rcv;) {
-        s--;
-        if (tx->st[s % u->win] & RV_UDP_SACKED) {
-            hi = s;
-            break;
-        }
-    }
+    uint32_t hi = rv_udp_newest_sacked(u, tx, tx->rcv);
     int n = 0;
     for (uint32_t s = tx->rcv; s != hi; s++) {
         uint8_t st = tx->st[s % u->win];
@@ -118,15 +111,14 @@ void rv_udp_cc_sacked(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint32_t n, u
     }
 }
 
-/* A loss seen through selective acknowledgements: the window to 0.7x, once per window of data. */
-void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p)
+/* A loss or a timeout: ssthresh to 0.7x what was in flight (at most the window), recovery
+ * until everything sent so far is acknowledged (the callers set cwnd). */
+static void rv_udp_cc_cut(rv_udp_t *u, rv_udp_peer_t *p)
 {
     rv_udp_cc_t *cc = &p->cc;
-    if (cc->recovering) return;
     uint32_t pipe = rv_udp_cc_pipe(p);
     uint32_t cut = (pipe > cc->cwnd ? cc->cwnd : pipe) * RV_UDP_CC_BETA / 10;
     cc->ssthresh = cut < RV_UDP_CC_MIN ? RV_UDP_CC_MIN : cut;
-    cc->cwnd = cc->ssthresh;
     cc->acc = 0;
     cc->recovering = 1;
     cc->recover[0] = p->tx[0].next;
@@ -134,19 +126,20 @@ void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p)
     u->st.cc_cuts += u->cc_on;
 }
 
+/* A loss seen through selective acknowledgements: the window to 0.7x, once per window of data. */
+void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p)
+{
+    rv_udp_cc_t *cc = &p->cc;
+    if (cc->recovering) return;
+    rv_udp_cc_cut(u, p);
+    cc->cwnd = cc->ssthresh;
+}
+
 /* The retransmission timeout fired for p's data: back to the smallest window, slow start. */
 void rv_udp_cc_timeout(rv_udp_t *u, rv_udp_peer_t *p)
 {
-    rv_udp_cc_t *cc = &p->cc;
-    uint32_t pipe = rv_udp_cc_pipe(p);
-    uint32_t cut = (pipe > cc->cwnd ? cc->cwnd : pipe) * RV_UDP_CC_BETA / 10;
-    cc->ssthresh = cut < RV_UDP_CC_MIN ? RV_UDP_CC_MIN : cut;
-    cc->cwnd = RV_UDP_CC_MIN;
-    cc->acc = 0;
-    cc->recovering = 1; /* ends once what was sent before the timeout is acknowledged */
-    cc->recover[0] = p->tx[0].next;
-    cc->recover[1] = p->tx[1].next;
-    u->st.cc_cuts += u->cc_on;
+    rv_udp_cc_cut(u, p);
+    p->cc.cwnd = RV_UDP_CC_MIN;
 }
 
 /* The tail-loss probe of (peer, chan), from the timers (after the timeout's own

@@ -204,6 +204,18 @@ void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p);
 void rv_udp_cc_timeout(rv_udp_t *u, rv_udp_peer_t *p);
 int  rv_udp_tlp(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint64_t now);
 
+/* The newest sequence number of tx the peer acknowledged selectively (the ones below it that
+ * it lacks are lost: later ones arrived), or 'none' when there is none. */
+static inline uint32_t rv_udp_newest_sacked(const rv_udp_t *u, const rv_udp_tx_t *tx,
+                                            uint32_t none)
+{
+    for (uint32_t s = tx->next; s != tx->rcv;) {
+        s--;
+        if (tx->st[s % u->win] & RV_UDP_SACKED) return s;
+    }
+    return none;
+}
+
 /* Datagrams in flight to p: sent, not acknowledged cumulatively or selectively. */
 static inline uint32_t rv_udp_cc_pipe(const rv_udp_peer_t *p)
 {

@@ -574,14 +574,7 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
             /* what timed out among the holes the peer's selective acknowledgements show
              * (below the newest it has), or else the oldest only: a round trip that merely
              * took long (a descheduled peer) costs one datagram, not a window */
-            uint32_t hi = tx->rcv + 1;
-            for (uint32_t s = tx->next; s != tx->rcv;) {
-                s--;
-                if (tx->st[s % u->win] & RV_UDP_SACKED) {
-                    hi = s;
-                    break;
-                }
-            }
+            uint32_t hi = rv_udp_newest_sacked(u, tx, tx->rcv + 1);
             int resent = 0;
             for (uint32_t s = tx->rcv; s != hi && s != tx->next; s++) {
                 uint32_t slot = s % u->win;
