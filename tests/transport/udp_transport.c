@@ -361,7 +361,15 @@ static void test_mtu(int argc, char **argv)
            u->mtu, u->dgram, (unsigned)u->win);
     fflush(stdout);
     RVT_CHECK(u->dgram == want_dgram, "datagrams of %zu bytes, expected %zu", u->dgram, want_dgram);
-    RVT_CHECK(u->win == want_win, "a window of %u, expected %u", (unsigned)u->win, (unsigned)want_win);
+    /* The automatic window also shrinks to the socket buffers the kernel granted (u->buf; a
+     * stock net.core.rmem_max of 208 KiB holds few 65000-byte datagrams): smaller only then */
+    size_t need_buf = (size_t)want_win * (u->dgram + 1400) * RV_UDP_FIT_CHANS;
+    if (argc <= 3 && u->buf && u->buf < need_buf)
+        RVT_CHECK(u->win >= 2 && u->win <= want_win, "a window of %u, expected 2..%u (socket "
+                  "buffers of %zu bytes)", (unsigned)u->win, (unsigned)want_win, (size_t)u->buf);
+    else
+        RVT_CHECK(u->win == want_win, "a window of %u, expected %u", (unsigned)u->win,
+                  (unsigned)want_win);
     RVT_CHECK(u->frag == u->dgram - sizeof(rv_udp_hdr_t), "fragment %zu", u->frag);
     rvt_barrier();
 }

@@ -45,8 +45,12 @@ static int rv_ucx_probe(const rv_job_t *job)
     (void)job;
     int forced = !strcmp(rv_cfg.TRANSPORT, "ucx");
     /* Without a device node loading UCX to ask it is wasted start-up time (tens of ms) */
+    /* UCX's RDMA devices are verbs ones (or a Gemini/Aries NIC): other fabrics (cxi, hfi1)
+     * are libfabric's, and loading UCX only to hear it has none costs tens of ms */
     char node[64];
-    if (!forced && !rv_fabric_device(node, sizeof node)) {
+    int rdma = rv_fabric_device(node, sizeof node) &&
+               (!strncmp(node, "infiniband/", 11) || !strcmp(node, "/dev/kgni0"));
+    if (!forced && !rdma) {
         rv_verbose(1, "ucx: declines: no RDMA device (/sys/class/infiniband is empty); "
                    "RIVET_TRANSPORT=ucx uses it anyway");
         return -1;
