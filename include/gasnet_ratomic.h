@@ -97,7 +97,9 @@ _rivet_ad_direct(gex_AD_t ad, gex_DT_t dt, gex_Rank_t rank, void *addr, gex_OP_t
     if (__builtin_expect(!a || flags || !(op & a->fast[__builtin_ctz(dt)]) ||
                              _rivet_am_token != 0, 0))
         return 0;
-    if (__builtin_expect(rank >= a->size, 0)) return 0;
+    /* acquire: pairs with the library's release store of size after seg (a plain load on
+     * x86; elsewhere it keeps a stale NULL seg from being read after a non-zero size) */
+    if (__builtin_expect(rank >= __atomic_load_n(&a->size, __ATOMIC_ACQUIRE), 0)) return 0;
     const struct _rivet_segent *m = &a->seg[a->jobranks[rank]];
     uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
     if (__builtin_expect(!m->local_base || m->size < n || off > m->size - n ||

@@ -683,14 +683,24 @@ static inline __attribute__((always_inline)) int _rivet_rma_sync_direct(void)
     return 0;
 }
 
+/* The copy to/from a mapped peer's segment (remote: the address there, local: the buffer
+ * here; to_seg a Put): 1 when done here, 0 when the library must do it. */
+static inline __attribute__((always_inline)) int
+_rivet_rma_try(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *remote, const void *local,
+               size_t nbytes, gex_Flags_t flags)
+{
+    char *seg = _rivet_rma_direct(tm, rank, remote, nbytes, flags);
+    if (__builtin_expect(seg == 0, 0)) return 0;
+    _rivet_rma_copy(to_seg, seg, (void *)local, nbytes);
+    return 1;
+}
+
 static inline __attribute__((always_inline)) int
 _rivet_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
-    char *seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags);
-    if (__builtin_expect(seg == 0, 0))
+    if (__builtin_expect(!_rivet_rma_try(1, tm, rank, dest, src, nbytes, flags), 0))
         return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
-    _rivet_rma_copy(1, seg, (void *)src, nbytes);
     return _rivet_rma_sync_direct();
 }
 
@@ -698,10 +708,8 @@ static inline __attribute__((always_inline)) int
 _rivet_rma_get_blocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                         gex_Flags_t flags)
 {
-    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
-    if (__builtin_expect(seg == 0, 0))
+    if (__builtin_expect(!_rivet_rma_try(0, tm, rank, src, dest, nbytes, flags), 0))
         return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
-    _rivet_rma_copy(0, seg, dest, nbytes);
     return _rivet_rma_sync_direct();
 }
 
@@ -714,10 +722,8 @@ static inline __attribute__((always_inline)) gex_Event_t
 _rivet_rma_put_nb(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                   gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    char *seg;
     if (__builtin_expect(lc_opt != 0 && lc_opt != GEX_EVENT_GROUP &&
-                             (seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags)) != 0, 1)) {
-        _rivet_rma_copy(1, seg, (void *)src, nbytes);
+                             _rivet_rma_try(1, tm, rank, dest, src, nbytes, flags), 1)) {
         if (lc_opt != GEX_EVENT_NOW && lc_opt != GEX_EVENT_DEFER) *lc_opt = GEX_EVENT_INVALID;
         return GEX_EVENT_INVALID;
     }
@@ -728,9 +734,8 @@ static inline __attribute__((always_inline)) gex_Event_t
 _rivet_rma_get_nb(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                   gex_Flags_t flags)
 {
-    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
-    if (__builtin_expect(seg == 0, 0)) return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
-    _rivet_rma_copy(0, seg, dest, nbytes);
+    if (__builtin_expect(!_rivet_rma_try(0, tm, rank, src, dest, nbytes, flags), 0))
+        return (gex_RMA_GetNB)(tm, dest, rank, src, nbytes, flags);
     return GEX_EVENT_INVALID;
 }
 
@@ -738,13 +743,10 @@ static inline __attribute__((always_inline)) int
 _rivet_rma_put_nbi(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
                    gex_Event_t *lc_opt, gex_Flags_t flags)
 {
-    char *seg;
     if (__builtin_expect((uintptr_t)lc_opt - (uintptr_t)GEX_EVENT_NOW <=
                                  (uintptr_t)GEX_EVENT_GROUP - (uintptr_t)GEX_EVENT_NOW &&
-                             (seg = _rivet_rma_direct(tm, rank, dest, nbytes, flags)) != 0, 1)) {
-        _rivet_rma_copy(1, seg, (void *)src, nbytes);
+                             _rivet_rma_try(1, tm, rank, dest, src, nbytes, flags), 1))
         return 0;
-    }
     return (gex_RMA_PutNBI)(tm, rank, dest, src, nbytes, lc_opt, flags);
 }
 
@@ -752,9 +754,8 @@ static inline __attribute__((always_inline)) int
 _rivet_rma_get_nbi(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
                    gex_Flags_t flags)
 {
-    char *seg = _rivet_rma_direct(tm, rank, src, nbytes, flags);
-    if (__builtin_expect(seg == 0, 0)) return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
-    _rivet_rma_copy(0, seg, dest, nbytes);
+    if (__builtin_expect(!_rivet_rma_try(0, tm, rank, src, dest, nbytes, flags), 0))
+        return (gex_RMA_GetNBI)(tm, dest, rank, src, nbytes, flags);
     return 0;
 }
 

@@ -77,44 +77,27 @@
         return old;                                                                           \
     }
 
-RV_AMO_INT(rv_amo_i32_body, uint32_t, int32_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_u32_body, uint32_t, uint32_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_i64_body, uint64_t, int64_t, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_u64_body, uint64_t, uint64_t, __ATOMIC_RELAXED)
-RV_AMO_FP(rv_amo_flt_body, uint32_t, float, __ATOMIC_RELAXED)
-RV_AMO_FP(rv_amo_dbl_body, uint64_t, double, __ATOMIC_RELAXED)
-RV_AMO_INT(rv_amo_i32_sc_body, uint32_t, int32_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_u32_sc_body, uint32_t, uint32_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_i64_sc_body, uint64_t, int64_t, __ATOMIC_SEQ_CST)
-RV_AMO_INT(rv_amo_u64_sc_body, uint64_t, uint64_t, __ATOMIC_SEQ_CST)
-RV_AMO_FP(rv_amo_flt_sc_body, uint32_t, float, __ATOMIC_SEQ_CST)
-RV_AMO_FP(rv_amo_dbl_sc_body, uint64_t, double, __ATOMIC_SEQ_CST)
-
-/* The functions of rv_ratomic_cpu_fn: any op, a switch on it. */
-#define RV_AMO_ANY(NAME)                                                                      \
-    static uint64_t NAME(void *p, gex_OP_t op, uint64_t a, uint64_t b)                        \
-    {                                                                                         \
-        return NAME##_body(p, op, a, b);                                                      \
-    }
-RV_AMO_ANY(rv_amo_i32)
-RV_AMO_ANY(rv_amo_u32)
-RV_AMO_ANY(rv_amo_i64)
-RV_AMO_ANY(rv_amo_u64)
-RV_AMO_ANY(rv_amo_flt)
-RV_AMO_ANY(rv_amo_dbl)
-RV_AMO_ANY(rv_amo_i32_sc)
-RV_AMO_ANY(rv_amo_u32_sc)
-RV_AMO_ANY(rv_amo_i64_sc)
-RV_AMO_ANY(rv_amo_u64_sc)
-RV_AMO_ANY(rv_amo_flt_sc)
-RV_AMO_ANY(rv_amo_dbl_sc)
+/* Always inline: each table function below fixes op (no switch); rv_ratomic_cpu_fn takes
+ * the address of these, an out-of-line copy that switches on op. */
+RV_AMO_INT(rv_amo_i32, uint32_t, int32_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_u32, uint32_t, uint32_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_i64, uint64_t, int64_t, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_u64, uint64_t, uint64_t, __ATOMIC_RELAXED)
+RV_AMO_FP(rv_amo_flt, uint32_t, float, __ATOMIC_RELAXED)
+RV_AMO_FP(rv_amo_dbl, uint64_t, double, __ATOMIC_RELAXED)
+RV_AMO_INT(rv_amo_i32_sc, uint32_t, int32_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_u32_sc, uint32_t, uint32_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_i64_sc, uint64_t, int64_t, __ATOMIC_SEQ_CST)
+RV_AMO_INT(rv_amo_u64_sc, uint64_t, uint64_t, __ATOMIC_SEQ_CST)
+RV_AMO_FP(rv_amo_flt_sc, uint32_t, float, __ATOMIC_SEQ_CST)
+RV_AMO_FP(rv_amo_dbl_sc, uint64_t, double, __ATOMIC_SEQ_CST)
 
 /* The tables of rv_ratomic_cpu_tab: one relaxed function per op (the body with that op
  * constant: no switch), at the op's bit position; NULL for ops not valid for the type. */
 #define RV_AMO_ONE(T, O)                                                                      \
     static uint64_t rv_amo_##T##_##O(void *p, uint64_t a, uint64_t b)                         \
     {                                                                                         \
-        return rv_amo_##T##_body(p, GEX_OP_##O, a, b);                                        \
+        return rv_amo_##T(p, GEX_OP_##O, a, b);                                               \
     }
 #define RV_AMO_SLOT(T, O) [__builtin_ctz(GEX_OP_##O)] = rv_amo_##T##_##O,
 #define RV_AMO_FP_OPS(X, T)                                                                   \
