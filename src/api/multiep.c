@@ -244,7 +244,9 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
     if (!*tp) {
-        if (!(*tp = calloc(rv_job.size, sizeof **tp))) rv_fatal("segment tables: out of memory");
+        rv_segmap_t *tab = calloc(rv_job.size, sizeof *tab);
+        if (!tab) rv_fatal("segment tables: out of memory");
+        rv_segtab_publish(tp, tab);
         rv_tm_flat_refresh();
     }
     return *tp;
