@@ -125,7 +125,11 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
     if (ep->seg) rv_seg_unbind(ep->seg, ep);
     rv_eps[ep->index] = NULL;
     pthread_mutex_unlock(&rv_mep_lock);
-    for (unsigned i = 0; i < GASNET_MAXEPS; i++) free(ep->pairs[i]);
+    for (unsigned i = 0; i < GASNET_MAXEPS; i++)
+        if (ep->pairs[i]) {
+            rv_tm_flat_untrack(ep->pairs[i]);
+            free(ep->pairs[i]);
+        }
     free(ep);
 }
 

@@ -388,7 +388,7 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
         tm->id = UINT32_MAX;
         tm->is_pair = 1;
         tm->pair_index = remote_ep_index;
-        rv_tm_flat_set(tm);
+        rv_tm_flat_track(tm);
         local_ep->pairs[remote_ep_index] = tm;
     }
     pthread_mutex_unlock(&rv_pairs_lock);

@@ -64,6 +64,7 @@ struct rv_tm {
     struct rv_coll_team *coll;    /* collective state (coll/); NULL for a TM-pair */
     int               is_pair;    /* gex_TM_Pair: point-to-point only */
     gex_EP_Index_t    pair_index; /* its remote EP index */
+    struct rv_tm     *flat_next;  /* on the list of tms waiting for their table (core/state.c) */
 };
 
 struct rv_client {
@@ -124,14 +125,23 @@ extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
 
 /* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
- * once made, stays where it is, so this is called when a tm is made and when a table appears
- * (rv_tm_flat_refresh: the primordial team and every endpoint's TM-pairs). */
+ * once made, stays where it is: rma_flat is set once, by rv_tm_flat_track when the tm is
+ * made (or its rma_map set) if its table exists by then, else by the rv_tm_flat_refresh that
+ * follows the table's creation. Call it through those (core/state.c): they hold the lock of the
+ * list of tms still waiting for a table. */
 static inline void rv_tm_flat_set(struct rv_tm *tm)
 {
     const rv_segmap_t *flat =
         tm->rma_map && !tm->jobranks ? __atomic_load_n(tm->rma_map, __ATOMIC_ACQUIRE) : NULL;
     __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELEASE);
 }
+/* rv_tm_flat_track: sets rma_flat now, or (a tm that follows a table not made yet: rma_map set,
+ * jobranks NULL) lists the tm for the rv_tm_flat_refresh after the table appears; call it once
+ * rma_map and jobranks are final, and rv_tm_flat_untrack before freeing the tm. Called after
+ * rv_segtab_publish of a new table, rv_tm_flat_refresh gives every listed tm whose table that is
+ * its rma_flat. One lock, taken by nothing else and taking nothing, guards the list. */
+void rv_tm_flat_track(struct rv_tm *tm);
+void rv_tm_flat_untrack(struct rv_tm *tm);
 void rv_tm_flat_refresh(void);
 
 /* Progress (core/progress.c): core/progress.h. */
