@@ -8,10 +8,15 @@
  * before), as one made after the segment does; the reversed team keeps the jobrank lookup.
  * Blocking, NB and NBI Put/Get through each reach no library entry point (the program defines
  * them, counting each call and handing it on, dlsym RTLD_NEXT) and move the right bytes.
- * RIVET_RMA=ref: no table anywhere, and every call reaches the library. */
+ * RIVET_RMA=ref: no table anywhere, and every call reaches the library. "threads": as
+ * "publish", while a second thread makes TM-pairs to every endpoint index (the library lists
+ * those whose table does not exist yet, and the publish's table creation walks that list: under
+ * TSan a walk that skipped the list's lock is a reported race); afterwards the pairs to indices
+ * 0 and 1 hold their table, the others none. */
 #define _GNU_SOURCE 1
 #include "rv_test.h"
 #include <dlfcn.h>
+#include <pthread.h>
 
 static long n_lib; /* library Put/Get entry points reached */
 
@@ -94,12 +99,27 @@ static void check_mine(const char *mine, int k)
               "rank %u is 0x%llx", k, (unsigned)from, (unsigned long long)w);
 }
 
+#define NPAIRS (GASNET_MAXEPS < 8 ? GASNET_MAXEPS : 8)
+static gex_TM_t pairs[NPAIRS];
+
+static void *make_pairs(void *arg)
+{
+    (void)arg;
+    for (int round = 0; round < 200; round++)
+        for (int i = NPAIRS - 1; i >= 0; i--) {
+            gex_TM_t p = gex_TM_Pair(rvt_ep, (gex_EP_Index_t)i);
+            RVT_CHECK(!round ? (pairs[i] = p) != NULL : p == pairs[i], "gex_TM_Pair(ep, %d)", i);
+        }
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 0); /* no segment yet */
-    RVT_CHECK(argc > 1 && (!strcmp(argv[1], "attach") || !strcmp(argv[1], "publish")),
-              "usage: rma_early_team attach|publish");
-    const int publish = !strcmp(argv[1], "publish");
+    RVT_CHECK(argc > 1 && (!strcmp(argv[1], "attach") || !strcmp(argv[1], "publish") ||
+                           !strcmp(argv[1], "threads")),
+              "usage: rma_early_team attach|publish|threads");
+    const int threads = !strcmp(argv[1], "threads"), publish = threads || !strcmp(argv[1], "publish");
     const char *rma = getenv("RIVET_RMA");
     const int fast = !(rma && !strcmp(rma, "ref"));
 
@@ -118,6 +138,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < NTEAMS; k++)
         RVT_CHECK(!tm[k] || !flat_of(tm[k]), "team %d has a flat table before the segment", k);
 
+    pthread_t helper;
+    if (threads) RVT_CHECK(!pthread_create(&helper, NULL, make_pairs, NULL), "pthread_create");
     uintptr_t size = 4 * GASNET_PAGESIZE;
     gex_Segment_t seg1 = GEX_SEGMENT_INVALID;
     if (publish) {
@@ -131,6 +153,12 @@ int main(int argc, char **argv)
         RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, size));
     }
     gex_TM_Split(&tm[AFTER], rvt_tm, 0, (int)rvt_me, NULL, 0, GEX_FLAG_TM_NO_SCRATCH);
+    if (threads) {
+        RVT_CHECK(!pthread_join(helper, NULL), "pthread_join");
+        for (int i = 0; i < NPAIRS; i++)
+            RVT_CHECK(!flat_of(pairs[i]) == !(fast && i <= 1), "gex_TM_Pair(ep, %d): flat table "
+                      "%p", i, flat_of(pairs[i]));
+    }
     for (int k = 0; k < NTEAMS; k++) {
         if (!tm[k]) continue;
         if (fast && (k != REV || rvt_n == 1)) /* on one rank, reversed is the identity */
@@ -164,5 +192,7 @@ int main(int argc, char **argv)
     gex_TM_Destroy(tm[AFTER], NULL, 0);
     gex_TM_Destroy(tm[REV], NULL, 0);
     gex_TM_Destroy(tm[SAME], NULL, 0);
-    return rvt_done(publish ? "rma_early_team publish" : "rma_early_team attach");
+    return rvt_done(threads   ? "rma_early_team threads"
+                    : publish ? "rma_early_team publish"
+                              : "rma_early_team attach");
 }
