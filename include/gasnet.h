@@ -56,7 +56,9 @@ extern gex_TM_t _rivet_legacy_tm;
 extern gex_TM_t _rivet_legacy_tm_slow(const char *call);
 static inline gex_TM_t rv_legacy_tm_get(const char *call)
 {
-    gex_TM_t tm = __atomic_load_n(&_rivet_legacy_tm, __ATOMIC_RELAXED);
+    /* acquire (a plain load on x86): pairs with the library's release store, so the team's
+     * fields are seen as they were when it was published */
+    gex_TM_t tm = __atomic_load_n(&_rivet_legacy_tm, __ATOMIC_ACQUIRE);
     return __builtin_expect(tm != GEX_TM_INVALID, 1) ? tm : _rivet_legacy_tm_slow(call);
 }
 #define RV_G1_TM(call) rv_legacy_tm_get(call)

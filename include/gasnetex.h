@@ -633,12 +633,14 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
 {
     const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
     if (__builtin_expect(!t || flags || rank >= t->size || _rivet_am_token != 0, 0)) return 0;
-    const struct _rivet_segent *m, *map = __atomic_load_n(&t->rma_flat, __ATOMIC_RELAXED);
+    /* acquire (a plain load on x86): pairs with the library's release stores of rma_flat and
+     * of the tables, so the entries are seen as they were when the pointer was published */
+    const struct _rivet_segent *m, *map = __atomic_load_n(&t->rma_flat, __ATOMIC_ACQUIRE);
     if (__builtin_expect(map != 0, 1)) {
         m = &map[rank];
     } else {
         struct _rivet_segent *const *mp = t->rma_map;
-        map = mp ? *mp : 0;
+        map = mp ? __atomic_load_n(mp, __ATOMIC_ACQUIRE) : 0;
         if (!map) return 0;
         m = &map[t->jobranks ? t->jobranks[rank] : rank];
     }

@@ -125,7 +125,11 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
     if (ep->seg) rv_seg_unbind(ep->seg, ep);
     rv_eps[ep->index] = NULL;
     pthread_mutex_unlock(&rv_mep_lock);
-    for (unsigned i = 0; i < GASNET_MAXEPS; i++) free(ep->pairs[i]);
+    for (unsigned i = 0; i < GASNET_MAXEPS; i++)
+        if (ep->pairs[i]) {
+            rv_tm_flat_untrack(ep->pairs[i]);
+            free(ep->pairs[i]);
+        }
     free(ep);
 }
 
@@ -244,7 +248,9 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
     if (!*tp) {
-        if (!(*tp = calloc(rv_job.size, sizeof **tp))) rv_fatal("segment tables: out of memory");
+        rv_segmap_t *tab = calloc(rv_job.size, sizeof *tab);
+        if (!tab) rv_fatal("segment tables: out of memory");
+        rv_segtab_publish(tp, tab);
         rv_tm_flat_refresh();
     }
     return *tp;

@@ -94,7 +94,7 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
     seg->epmask = 1;
     if (rv_job.nbrhd_size > 1) map[rv_job.rank].flags |= RV_SEG_SHARED;
     tm->ep->seg = seg;
-    rv_segmap = map;
+    rv_segtab_publish(&rv_segmap, map);
     rv_tm_flat_refresh();
     rv_verbose(1, "segment of %" PRIuPTR " bytes at %p", size, seg->addr);
     if (gasnet_client_attach_hook) gasnet_client_attach_hook(seg->addr, size);

@@ -102,6 +102,14 @@ static struct rv_tm *rv_tm_new(struct rv_tm *parent, gex_Rank_t size, gex_Rank_t
 {
     struct rv_tm *tm = calloc(1, sizeof *tm);
     if (!tm) rv_fatal("out of memory creating a team");
+    /* ranks 0..size-1 of the job in order: no map (the identity), so the inline Put/Get
+     * index the segment table directly (rma_flat) */
+    gex_Rank_t r = 0;
+    while (r < size && jobranks[r] == r) r++;
+    if (r == size) {
+        free(jobranks);
+        jobranks = NULL;
+    }
     tm->rma_map = parent->client->tm0->rma_map; /* inline Put/Get: rank 0's table */
     tm->client = parent->client;
     tm->ep = parent->ep;
@@ -109,7 +117,7 @@ static struct rv_tm *rv_tm_new(struct rv_tm *parent, gex_Rank_t size, gex_Rank_t
     tm->rank = rank;
     tm->size = size;
     tm->jobranks = jobranks;
-    rv_tm_flat_set(tm);
+    rv_tm_flat_track(tm); /* now, or when the table appears (attach, bind/publish) */
     tm->id = id;
     rv_coll_team_init(tm);
     if (scratch_sz) {
@@ -352,6 +360,7 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     }
     if (ct->led) rv_tm_counter_put(ct->counter);
     rv_coll_team_fini(tm);
+    rv_tm_flat_untrack(tm);
     free(tm->jobranks);
     free(tm);
     return ret;
@@ -388,7 +397,7 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
         tm->id = UINT32_MAX;
         tm->is_pair = 1;
         tm->pair_index = remote_ep_index;
-        rv_tm_flat_set(tm);
+        rv_tm_flat_track(tm);
         local_ep->pairs[remote_ep_index] = tm;
     }
     pthread_mutex_unlock(&rv_pairs_lock);

@@ -57,12 +57,14 @@ struct rv_tm {
     gex_Rank_t        rank, size;
     gex_Rank_t       *jobranks;   /* [size] team rank -> jobrank; NULL for the identity */
     /* *rma_map once that table exists, when jobranks is NULL (the inline paths index it by
-     * team rank: one load less); NULL otherwise. Set by rv_tm_flat_set, read relaxed. */
+     * team rank: one load less); NULL otherwise. Set by rv_tm_flat_set with release, read
+     * with acquire (the table's entries are visible to whoever sees the pointer). */
     const rv_segmap_t *rma_flat;
     uint32_t          id;         /* job-wide team id (0 = primordial) */
     struct rv_coll_team *coll;    /* collective state (coll/); NULL for a TM-pair */
     int               is_pair;    /* gex_TM_Pair: point-to-point only */
     gex_EP_Index_t    pair_index; /* its remote EP index */
+    struct rv_tm     *flat_next;  /* on the list of tms waiting for their table (core/state.c) */
 };
 
 struct rv_client {
@@ -77,7 +79,9 @@ struct rv_client {
 extern struct rv_client *rv_client_g;
 
 /* Every rank's segment bound to its primordial endpoint as seen from here ([jobsize]); NULL
- * before attach, or before the first gex_EP_BindSegment / gex_EP_PublishBoundSegment. */
+ * before attach, or before the first gex_EP_BindSegment / gex_EP_PublishBoundSegment. It and
+ * rv_epsegs[i] are stored once, with release (rv_segtab_publish), after the table is filled
+ * as far as it then is: gasnetex.h's inline paths load them with acquire. */
 extern rv_segmap_t *rv_segmap;
 
 /* This process's endpoints by index ([0]: the primordial one; NULL: a free index), and for
@@ -86,6 +90,13 @@ extern rv_segmap_t *rv_segmap;
  * core/state.c, managed by api/multiep.c. */
 extern struct rv_ep *rv_eps[GASNET_MAXEPS];
 extern rv_segmap_t  *rv_epsegs[GASNET_MAXEPS];
+
+/* Stores a new segment table at *slot (&rv_segmap or &rv_epsegs[i]) so that a thread that
+ * loads the pointer with acquire sees what was written to the table before. */
+static inline void rv_segtab_publish(rv_segmap_t **slot, rv_segmap_t *tab)
+{
+    __atomic_store_n(slot, tab, __ATOMIC_RELEASE);
+}
 
 /* The segment table of endpoint index idx (< GASNET_MAXEPS), or NULL. */
 static inline const rv_segmap_t *rv_epseg_table(gex_EP_Index_t idx) {
@@ -114,13 +125,23 @@ extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
 
 /* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
- * once made, stays where it is, so this is called when a tm is made and when a table appears
- * (rv_tm_flat_refresh: the primordial team and every endpoint's TM-pairs). */
+ * once made, stays where it is: rma_flat is set once, by rv_tm_flat_track when the tm is
+ * made (or its rma_map set) if its table exists by then, else by the rv_tm_flat_refresh that
+ * follows the table's creation. Call it through those (core/state.c): they hold the lock of the
+ * list of tms still waiting for a table. */
 static inline void rv_tm_flat_set(struct rv_tm *tm)
 {
-    const rv_segmap_t *flat = tm->rma_map && !tm->jobranks ? *tm->rma_map : NULL;
-    __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELAXED);
+    const rv_segmap_t *flat =
+        tm->rma_map && !tm->jobranks ? __atomic_load_n(tm->rma_map, __ATOMIC_ACQUIRE) : NULL;
+    __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELEASE);
 }
+/* rv_tm_flat_track: sets rma_flat now, or (a tm that follows a table not made yet: rma_map set,
+ * jobranks NULL) lists the tm for the rv_tm_flat_refresh after the table appears; call it once
+ * rma_map and jobranks are final, and rv_tm_flat_untrack before freeing the tm. Called after
+ * rv_segtab_publish of a new table, rv_tm_flat_refresh gives every listed tm whose table that is
+ * its rma_flat. One lock, taken by nothing else and taking nothing, guards the list. */
+void rv_tm_flat_track(struct rv_tm *tm);
+void rv_tm_flat_untrack(struct rv_tm *tm);
 void rv_tm_flat_refresh(void);
 
 /* Progress (core/progress.c): core/progress.h. */

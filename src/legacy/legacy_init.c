@@ -25,7 +25,7 @@ gex_TM_t _rivet_legacy_tm_slow(const char *call)
                  "gasnet_nodes, gasnet_getenv, gasnet_exit, gasnet_getNodeInfo and "
                  "gasnet_getMax*SegmentSize are allowed there", call);
     gex_TM_t tm = rv_client_g->tm0;
-    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELAXED);
+    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELEASE);
     return tm;
 }
 
@@ -105,7 +105,7 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     /* attach is a barrier: every rank's handlers are registered when it returns */
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
     rv_legacy_attached = 1;
-    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELAXED);
+    __atomic_store_n(&_rivet_legacy_tm, tm, __ATOMIC_RELEASE);
     return GASNET_OK;
 }
 

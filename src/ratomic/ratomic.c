@@ -361,10 +361,13 @@ rv_ad_op_body(const char *call, gex_AD_t ad, gex_DT_t dt, void *result_p, gex_Ra
     if (__builtin_expect(flags & RV_AD_LOCALITY, 0)) rv_ad_check_locality(call, flags, jr, rank);
 
     const unsigned n = ad->size;
-    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : &rv_ad_no_segment;
-    /* the inline path's table, for a domain created before the segment table existed */
-    if (__builtin_expect(rv_segmap && !atomic_load_explicit(&ad->seg, memory_order_relaxed), 0)) {
-        atomic_store_explicit(&ad->seg, rv_segmap, memory_order_relaxed);
+    /* acquire: the table's entries as they were when it was published (core.h) */
+    const rv_segmap_t *tab = __atomic_load_n(&rv_segmap, __ATOMIC_ACQUIRE);
+    const rv_segmap_t *m = tab ? &tab[jr] : &rv_ad_no_segment;
+    /* the inline path's table, for a domain created before the segment table existed (its
+     * reader loads tm_size with acquire, then seg and the entries) */
+    if (__builtin_expect(tab && !atomic_load_explicit(&ad->seg, memory_order_relaxed), 0)) {
+        atomic_store_explicit(&ad->seg, tab, memory_order_relaxed);
         atomic_store_explicit(&ad->tm_size, ad->tm->size, memory_order_release);
     }
     uintptr_t base = (uintptr_t)m->owner_base, t = (uintptr_t)addr;

@@ -39,7 +39,7 @@ void rv_rma_api_init(void)
      * inline path stays as it was with both off) */
     rv_eps[0]->client->tm0->rma_map =
         rv_rma_ref_only || RV_OBS_ON(RV_OBS_STATS | RV_OBS_TRACE) ? NULL : &rv_segmap;
-    rv_tm_flat_refresh();
+    rv_tm_flat_track(rv_eps[0]->client->tm0);
     rv_rma_init();
     rv_verbose(1, "RMA: %s", rv_rma_ref_only ? "reference (AM) for every peer"
                                              : rv_tp.ops.put ? "direct copies to neighbourhood "

@@ -3,19 +3,58 @@
  * operations after gex_Segment_Attach go through the library, which gives the domain the
  * segment table gasnet_ratomic.h's inline path reads; the rest may then be done inline. Every
  * fetched value and every final value is checked: U64 and DBL, (F)ADD with the opcode as a
- * literal and as a run-time value, SWAP and FCAS, on a team whose ranks are reversed too. */
+ * literal and as a run-time value, SWAP and FCAS, on a team whose ranks are reversed too.
+ * The program defines the library's gex_AD_OpNB/NBI_{U64,DBL}, counting each call and handing
+ * it on (dlsym RTLD_NEXT): exactly each domain's first operation may reach the library, every
+ * later one must be done inline (so the test fails if the inline path stays off);
+ * RIVET_RATOMIC=ref: every one reaches it. */
+#define _GNU_SOURCE 1
 #include "rv_test.h"
 #include <gasnet_ratomic.h>
+#include <dlfcn.h>
+
+static long n_lib; /* library atomic entry points reached */
+
+#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
+#define RVT_AD_FNS(DT, T)                                                                     \
+    gex_Event_t (gex_AD_OpNB_##DT)(gex_AD_t ad, T * result_p, gex_Rank_t tgt_rank,            \
+                                   void *tgt_addr, gex_OP_t opcode, T operand1, T operand2,   \
+                                   gex_Flags_t flags)                                         \
+    {                                                                                         \
+        n_lib++;                                                                              \
+        return RVT_NEXT("gex_AD_OpNB_" #DT,                                                   \
+                        gex_Event_t (*)(gex_AD_t, T *, gex_Rank_t, void *, gex_OP_t, T, T,    \
+                                        gex_Flags_t))(ad, result_p, tgt_rank, tgt_addr,       \
+                                                      opcode, operand1, operand2, flags);     \
+    }                                                                                         \
+    int (gex_AD_OpNBI_##DT)(gex_AD_t ad, T * result_p, gex_Rank_t tgt_rank, void *tgt_addr,  \
+                            gex_OP_t opcode, T operand1, T operand2, gex_Flags_t flags)       \
+    {                                                                                         \
+        n_lib++;                                                                              \
+        return RVT_NEXT("gex_AD_OpNBI_" #DT,                                                  \
+                        int (*)(gex_AD_t, T *, gex_Rank_t, void *, gex_OP_t, T, T,            \
+                                gex_Flags_t))(ad, result_p, tgt_rank, tgt_addr, opcode,       \
+                                              operand1, operand2, flags);                     \
+    }
+RVT_AD_FNS(U64, uint64_t)
+RVT_AD_FNS(DBL, double)
 
 #define ITERS 2000
 
 static volatile gex_OP_t rt_fadd = GEX_OP_FADD, rt_add = GEX_OP_ADD, rt_swap = GEX_OP_SWAP;
 
-static void run(gex_AD_t au, gex_AD_t ad, gex_Rank_t peer, uint64_t *wu, double *wd)
+/* The operations run() makes: two SETs, 10 per 4 iterations, two GETs. */
+#define RUN_OPS (2 + ITERS / 4 * 10 + 2)
+
+static void run(gex_AD_t au, gex_AD_t ad, gex_Rank_t peer, uint64_t *wu, double *wd, int fast)
 {
-    /* each rank owns the words it targets: values are exact */
+    long lib0 = n_lib;
+    /* each rank owns the words it targets: values are exact. The domains were made before the
+     * segment: their first operation is the library's, which gives them the table */
     gex_Event_Wait(gex_AD_OpNB_U64(au, NULL, peer, wu, GEX_OP_SET, 0, 0, 0));
     gex_Event_Wait(gex_AD_OpNB_DBL(ad, NULL, peer, wd, GEX_OP_SET, 0.0, 0.0, 0));
+    RVT_CHECK(n_lib - lib0 == 2, "the first operation of each early domain: %ld library calls, "
+              "expected 2", n_lib - lib0);
     uint64_t want = 0;
     for (int i = 0; i < ITERS; i++) {
         uint64_t got = ~(uint64_t)0;
@@ -60,11 +99,15 @@ static void run(gex_AD_t au, gex_AD_t ad, gex_Rank_t peer, uint64_t *wu, double 
     gex_Event_Wait(gex_AD_OpNB_DBL(ad, &fd, peer, wd, GEX_OP_GET, 0.0, 0.0, 0));
     RVT_CHECK(fu == want && fd == (double)want, "final %llu / %g, expected %llu",
               (unsigned long long)fu, fd, (unsigned long long)want);
+    RVT_CHECK(n_lib - lib0 == (fast ? 2 : RUN_OPS), "%ld of %d operations reached the library "
+              "(expected %d)", n_lib - lib0, RUN_OPS, fast ? 2 : RUN_OPS);
 }
 
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, 0); /* no segment yet */
+    const char *impl = getenv("RIVET_RATOMIC");
+    const int fast = !(impl && !strcmp(impl, "ref")); /* all ranks are mapped peers here */
     const gex_OP_t ops = GEX_OP_FADD | GEX_OP_ADD | GEX_OP_SWAP | GEX_OP_FCAS | GEX_OP_SET |
                          GEX_OP_GET;
     gex_AD_t au, ad, ru, rd;
@@ -77,10 +120,11 @@ int main(int argc, char **argv)
     RVT_OK(gex_Segment_Attach(&rvt_seg, rvt_tm, 4096));
 
     gex_Rank_t peer = (rvt_me + 1) % rvt_n;
-    run(au, ad, peer, (uint64_t *)rvt_seg_addr(peer, 0), (double *)rvt_seg_addr(peer, 8));
+    run(au, ad, peer, (uint64_t *)rvt_seg_addr(peer, 0), (double *)rvt_seg_addr(peer, 8),
+        fast);
     /* in the reversed team, rank n-1-j is jobrank j */
     run(ru, rd, rvt_n - 1 - peer, (uint64_t *)rvt_seg_addr(peer, 16),
-        (double *)rvt_seg_addr(peer, 24));
+        (double *)rvt_seg_addr(peer, 24), fast);
     rvt_barrier();
     gex_AD_Destroy(rd);
     gex_AD_Destroy(ru);
