@@ -151,8 +151,8 @@ static struct fi_info *rv_ofi_choose(struct fi_info **list, const char **why, in
  * messages in an FI_MULTI_RECV region (seen with libfabric 1.17; README.md). With every message
  * eager, regions are packed exactly. The eager limit (FI_OFI_RXM_EAGER_LIMIT) is by default
  * the bounce-buffer size (FI_OFI_RXM_BUFFER_SIZE, 16 KiB). rxm allocates and clears its bounce
- * buffers 1024 at a time, at fi_enable and again at the first send: 2 x 67 MB at 64 KiB, a
- * third of the job's start-up (docs/benchmarks.md). Over verbs the two sizes must be equal;
+ * buffers 1024 at a time, at fi_enable and again at the first send: 2 x 67 MB at 64 KiB, 38%
+ * of the smallest job's CPU (docs/benchmarks.md). Over verbs the two sizes must be equal;
  * over tcp the buffers may be smaller, and larger eager messages go between the user's buffers
  * and the socket directly. So on a host with no fabric device (rxm over tcp only) Rivet asks
  * for 4 KiB buffers and an eager limit of the largest message, elsewhere for buffers of the
@@ -346,8 +346,10 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
                     o->reserve);
     if (fi && strstr(fi->fabric_attr->prov_name, "ofi_rxm")) {
         const char *b = getenv("FI_OFI_RXM_BUFFER_SIZE"), *e = getenv("FI_OFI_RXM_EAGER_LIMIT");
-        rv_verbose(1, "ofi: rxm bounce buffers of %s bytes, eager limit %s bytes",
-                   b && *b ? b : "16384 (rxm's default)", e && *e ? e : "the buffer size");
+        int has_e = e && *e;
+        rv_verbose(1, "ofi: rxm bounce buffers of %s bytes, eager limit %s%s",
+                   b && *b ? b : "16384 (rxm's default)", has_e ? e : "the buffer size",
+                   has_e ? " bytes" : "");
     }
     if (list) fi_freeinfo(list);
 
