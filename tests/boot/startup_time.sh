@@ -13,8 +13,10 @@
 #     RIVET_TRANSPORT=udp, the network transport of Ethernet hosts, take at most UDP_RATIO x the
 #     shm run + 50 ms, interleaved with it (GASNet-EX udp's smallest job takes ~15x as long)
 #   ofi: 2 ranks of startup_prog with RIVET_TRANSPORT=ofi take at most OFI_RATIO x 2 ranks of
-#     startup_fi (raw libfabric: load + one fi_getinfo) (before: 2.5-3x; the bound is loose: load
-#     swings the ratio, and the readelf check above guards the main regression)
+#     startup_fi (raw libfabric: load + fi_getinfo) (before: 2.5-3x; the bound is loose: load
+#     swings the ratio, and the readelf check above guards the main regression); and over
+#     ofi_rxm on a host with no fabric device, rxm's bounce buffers are 4 KiB (RIVET_VERBOSE=1
+#     says so): with 64 KiB ones rxm clears 2 x 67 MB per rank, a third of the job's start-up
 # usage: startup_time.sh <rivetrun> <librivet.so> <startup_prog> [<startup_fi>]
 set -u
 RUN=$1 LIB=$2 PROG=$3 FI=${4:-}
@@ -32,6 +34,14 @@ if echo "$needed" | grep -E 'lib(fabric|ucp|uct|ucs|ucm)\.' >/dev/null; then
 fi
 
 now() { date +%s.%N; }
+# a fabric device as core/fabric.c finds one (then rxm may run over verbs: buffers stay large)
+fabric_device() {
+    for d in /sys/class/infiniband /sys/class/cxi; do
+        [ -n "$(ls -A "$d" 2>/dev/null)" ] && return 0
+    done
+    for n in /dev/kgni0 /dev/hfi1_0 /dev/cxi0; do [ -e "$n" ] && return 0; done
+    return 1
+}
 calc() { awk "BEGIN { print $* }"; }
 holds() { awk "BEGIN { exit !($*) }"; }
 # best of the times (seconds) given on stdin
@@ -71,6 +81,16 @@ if [ -n "$FI" ]; then
     if ! "$FI" >/dev/null 2>"$tmp/err"; then
         echo "startup_time.sh: ofi part skipped: no libfabric provider answers ($(cat "$tmp/err"))"
     else
+        "$FI" # prints its load and fi_getinfo times
+        RIVET_VERBOSE=1 RIVET_TRANSPORT=ofi "$RUN" -n 2 "$PROG" >"$tmp/v" 2>&1 ||
+            { cat "$tmp/v"; fail "the ofi job failed"; }
+        grep 'rxm bounce buffers' "$tmp/v" | head -1
+        if grep -q 'provider [a-z]*;ofi_rxm' "$tmp/v" &&
+           ! fabric_device &&
+           ! grep -q 'rxm bounce buffers of 4096 bytes' "$tmp/v"; then
+            [ -n "${FI_OFI_RXM_BUFFER_SIZE:-}${FI_OFI_RXM_EAGER_LIMIT:-}" ] ||
+                fail "ofi_rxm on a host with no fabric device does not use 4 KiB bounce buffers"
+        fi
         : >"$tmp/fi"; : >"$tmp/ofi"
         i=0
         while [ $i -lt "$N" ]; do
@@ -79,7 +99,7 @@ if [ -n "$FI" ]; then
             i=$((i + 1))
         done
         bf=$(best <"$tmp/fi"); bo=$(best <"$tmp/ofi")
-        printf 'ofi: best %.4f s, raw libfabric (load + fi_getinfo) best %.4f s: ratio %.2f (limit %s)\n' \
+        printf 'ofi: best %.4f s, raw libfabric (load + 2 fi_getinfo) best %.4f s: ratio %.2f (limit %s)\n' \
             "$bo" "$bf" "$(calc "$bo / $bf")" "$OFI_RATIO"
         holds "$bo <= $OFI_RATIO * $bf" ||
             fail "the smallest ofi job is slow to start and end"

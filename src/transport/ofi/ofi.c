@@ -144,25 +144,42 @@ static struct fi_info *rv_ofi_choose(struct fi_info **list, const char **why, in
     return NULL;
 }
 
-/* ofi_rxm sends messages above its eager size (FI_OFI_RXM_BUFFER_SIZE, 16 KiB by default)
- * by segmentation, and those overlap later messages in an FI_MULTI_RECV region (seen with
- * libfabric 1.17; README.md). With every message eager, regions are packed exactly. Set
- * before the first fi_getinfo, unless the user chose a size. Returns 0 if a user's smaller
- * size rules FI_MULTI_RECV out. */
+/* rxm's bounce-buffer size on a host with no fabric device, where rxm can only sit on tcp */
+#define RV_OFI_RXM_TCP_BUFFER 4096
+
+/* ofi_rxm sends messages above its eager limit by segmentation, and those overlap later
+ * messages in an FI_MULTI_RECV region (seen with libfabric 1.17; README.md). With every message
+ * eager, regions are packed exactly. The eager limit (FI_OFI_RXM_EAGER_LIMIT) is by default
+ * the bounce-buffer size (FI_OFI_RXM_BUFFER_SIZE, 16 KiB). rxm allocates and clears its bounce
+ * buffers 1024 at a time, at fi_enable and again at the first send: 2 x 67 MB at 64 KiB, 38%
+ * of the smallest job's CPU (docs/benchmarks.md). Over verbs the two sizes must be equal;
+ * over tcp the buffers may be smaller, and larger eager messages go between the user's buffers
+ * and the socket directly. So on a host with no fabric device (rxm over tcp only) Rivet asks
+ * for 4 KiB buffers and an eager limit of the largest message, elsewhere for buffers of the
+ * largest message; each only where the user set neither variable. Set before the first
+ * fi_getinfo (rxm reads them when libfabric initialises). Returns 0 if the user's smaller
+ * eager limit rules FI_MULTI_RECV out. */
 static int rv_ofi_rxm_env(void)
 {
     static const size_t need = RV_OFI_MAX_MSG + sizeof(rv_ofi_hdr_t) + 64;
-    const char *v = getenv("FI_OFI_RXM_BUFFER_SIZE");
-    if (!v || !*v) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "%zu", need);
+    const char *b = getenv("FI_OFI_RXM_BUFFER_SIZE"), *e = getenv("FI_OFI_RXM_EAGER_LIMIT");
+    int user_b = b && *b, user_e = e && *e;
+    char dev[64], buf[32];
+    int tcp_only = !rv_fabric_device(dev, sizeof dev);
+    snprintf(buf, sizeof buf, "%zu", need);
+    if (!user_b && !user_e) {
+        if (tcp_only) {
+            setenv("FI_OFI_RXM_EAGER_LIMIT", buf, 0);
+            snprintf(buf, sizeof buf, "%u", (unsigned)RV_OFI_RXM_TCP_BUFFER);
+        }
         setenv("FI_OFI_RXM_BUFFER_SIZE", buf, 0);
-        /* each connection pre-posts (and clears) this many eager buffers: 128 by default,
-         * 8 MiB per peer at this size; 16 keep start-up fast and still stream */
+        /* each connection pre-posts (and clears) this many bounce buffers: 128 by default,
+         * 8 MiB per peer at 64 KiB; 16 keep start-up fast and still stream */
         setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
         return 1;
     }
-    return strtoull(v, NULL, 0) >= need;
+    const char *lim = user_e ? e : b; /* the eager limit defaults to the buffer size */
+    return strtoull(lim, NULL, 0) >= need;
 }
 
 /* Accepts any job a usable provider serves, but on a host with no fabric device (Ethernet
@@ -251,8 +268,9 @@ static int rv_ofi_setup(rv_ofi_t *o, struct fi_info *fi, int level, int multi, i
     o->amo_cap = amo && (fi->caps & FI_ATOMIC) != 0;
     /* rxm packs FI_MULTI_RECV regions exactly only if every message is eager */
     if (multi && strstr(fi->fabric_attr->prov_name, "ofi_rxm") && !rv_ofi_rxm_env()) {
-        rv_verbose(1, "ofi: FI_OFI_RXM_BUFFER_SIZE is below %zu: one message per receive "
-                   "buffer instead of FI_MULTI_RECV regions", o->bufsz);
+        rv_verbose(1, "ofi: rxm's eager limit (FI_OFI_RXM_EAGER_LIMIT, else "
+                   "FI_OFI_RXM_BUFFER_SIZE) is below %zu: one message per receive buffer "
+                   "instead of FI_MULTI_RECV regions", o->bufsz);
         o->multi = 0;
     }
     RV_OFI_TRY(fi_fabric(fi->fabric_attr, &o->fabric, NULL));
@@ -326,6 +344,13 @@ static int rv_ofi_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
                     (o->mr_local || o->virt_addr || o->prov_key) ? "" : " none", o->nregions,
                     o->multi ? "FI_MULTI_RECV regions" : "buffers", o->rsize, o->credits0,
                     o->reserve);
+    if (fi && strstr(fi->fabric_attr->prov_name, "ofi_rxm")) {
+        const char *b = getenv("FI_OFI_RXM_BUFFER_SIZE"), *e = getenv("FI_OFI_RXM_EAGER_LIMIT");
+        int has_e = e && *e;
+        rv_verbose(1, "ofi: rxm bounce buffers of %s bytes, eager limit %s%s",
+                   b && *b ? b : "16384 (rxm's default)", has_e ? e : "the buffer size",
+                   has_e ? " bytes" : "");
+    }
     if (list) fi_freeinfo(list);
 
     struct { uint64_t len; unsigned char name[RV_OFI_NAME_MAX]; } mine = {0, {0}};
