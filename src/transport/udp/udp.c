@@ -371,6 +371,7 @@ static int rv_udp_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 static const rv_tp_ops_t rv_udp_ops = {
     .size = sizeof(rv_tp_ops_t),
     .send = rv_udp_send,
+    .send_ref = rv_udp_send_ref,
     .poll = rv_udp_poll,
     .idle = rv_udp_idle,
 };
