@@ -104,6 +104,7 @@ static void rv_udp_stats_emit(rv_stats_emit_t emit, void *ctx)
     RV_UDP_EMIT(tlp);
     RV_UDP_EMIT(cc_cuts);
     RV_UDP_EMIT(cc_waits);
+    RV_UDP_EMIT(ref_out);
 #undef RV_UDP_EMIT
 }
 

@@ -130,6 +130,7 @@ typedef struct rv_udp_stats {
     uint64_t tlp;          /* data datagrams resent by a tail-loss probe (before the timeout) */
     uint64_t cc_cuts;      /* congestion window decreases (loss seen by SACK, or a timeout) */
     uint64_t cc_waits;     /* sends refused because the congestion window was full */
+    uint64_t ref_out;      /* data datagrams whose payload went by reference (send_ref) */
 } rv_udp_stats_t;
 
 typedef struct rv_udp {

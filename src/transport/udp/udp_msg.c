@@ -311,6 +311,7 @@ rv_udp_send_msg(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
             tx->ext[slot] = (const unsigned char *)payload;
             tx->extlen[slot] = (uint32_t)left;
             n -= left;
+            u->st.ref_out++;
         } else if (left) {
             memcpy(dst, (const unsigned char *)payload + (o - hdrlen), left);
         }
@@ -785,7 +786,7 @@ static void rv_udp_linger(rv_udp_t *u)
                "acks %llu, in %llu (%llu duplicates), %llu round trips measured (srtt of rank "
                "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu, "
                "not sent (socket buffer full) %llu, tail-loss probes %llu, congestion window "
-               "cuts %llu, sends it held %llu",
+               "cuts %llu, sends it held %llu, by reference %llu",
                u->me, (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
                (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
                (unsigned long long)st->acks_out, (unsigned long long)st->dgrams_in,
@@ -794,7 +795,7 @@ static void rv_udp_linger(rv_udp_t *u)
                (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
                (unsigned long long)st->aid_dropped, (unsigned long long)st->send_full,
                (unsigned long long)st->tlp, (unsigned long long)st->cc_cuts,
-               (unsigned long long)st->cc_waits);
+               (unsigned long long)st->cc_waits, (unsigned long long)st->ref_out);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
