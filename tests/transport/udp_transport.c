@@ -339,7 +339,8 @@ static void test_putref(void)
     uint64_t refs = __atomic_load_n(&u->st.ref_out, __ATOMIC_RELAXED) - ref0;
     RVT_CHECK(refs >= PREF_ROUNDS, "%llu datagrams went by reference in %u rounds of Puts",
               (unsigned long long)refs, PREF_ROUNDS);
-    if (rvt_me == 0) printf("putref: rank 0: %llu datagrams by reference\n", (unsigned long long)refs);
+    if (rvt_me == 0)
+        printf("putref: rank 0: %llu datagrams by reference\n", (unsigned long long)refs);
 }
 
 static void test_idle(void)

@@ -500,7 +500,8 @@ static int rv_udp_recv_batch(rv_udp_t *u, uint64_t now)
         if (n < 0) return 0;
         u->rlast = 1;
         u->st.dgrams_in++;
-        if ((size_t)n <= u->dgram && fl == sizeof from) rv_udp_arrive(u, &u->riov[0].iov_base, (size_t)n, &from, now);
+        if ((size_t)n <= u->dgram && fl == sizeof from)
+            rv_udp_arrive(u, &u->riov[0].iov_base, (size_t)n, &from, now);
         return 1;
     }
     struct mmsghdr *mm = u->rmm;
