@@ -55,7 +55,10 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
         rv_am_req_sent.bytes = 0;
         rv_poll();
     }
-    while (__builtin_expect(rv_tp.ops.send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
+    int (*send)(void *, gex_Rank_t, unsigned, const void *, size_t, const void *, size_t) =
+        rv_tp.ops.send;
+    if ((flags & RV_AM_FLAG_PAYLOAD_REF) && rv_tp.ops.send_ref) send = rv_tp.ops.send_ref;
+    while (__builtin_expect(send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
         RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
         if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
         int n = rv_am_xmit_poll(chan);

@@ -48,6 +48,10 @@ struct rv_token {
 /* Entries registered by gasnet_attach (legacy/): GASNet-1 tables carry no category or
  * arity, so such an entry accepts every category, Request and Reply, and any nargs. */
 #define RV_AM_FLAG_LEGACY ((gex_Flags_t)(1u << 31))
+/* rv_am_send_internal flag: an inline payload may go by reference (rv_tp.ops.send_ref, when
+ * the transport has it): the caller keeps it valid and unchanged until the target's reply to
+ * this message is delivered here. */
+#define RV_AM_FLAG_PAYLOAD_REF ((gex_Flags_t)(1u << 30))
 #define RV_AM_NARGS_ANY 0xFFu
 
 /* The innermost token this thread is running a handler for (NULL: not in a handler). */

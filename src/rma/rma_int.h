@@ -21,6 +21,9 @@ typedef struct rv_rma_op {
     uint8_t           nbi_lc;     /* NBI put with GEX_EVENT_GROUP: also report GEX_EC_LC */
     uint8_t           is_get;
     uint8_t           has_leaf;   /* PutNB given a pointer lc_opt */
+    uint8_t           by_ref;     /* reference Put, GEX_EVENT_DEFER: its source stays valid
+                                   * until remote completion, so chunks may travel by
+                                   * reference (RV_AM_FLAG_PAYLOAD_REF) */
     gex_Rank_t        jr;         /* target jobrank */
     gex_EP_Index_t    epidx;      /* target endpoint index (reference path) */
     char             *local;      /* put source / get destination */
@@ -48,6 +51,7 @@ static inline rv_rma_op_t *rv_rma_op_start(int is_get, gex_Rank_t jr, gex_EP_Ind
     rv_rma_op_t *op = rv_rma_op_alloc();
     op->is_get = (uint8_t)is_get;
     op->has_leaf = (uint8_t)(lc == RV_LC_LEAF);
+    op->by_ref = 0;
     op->jr = jr;
     op->epidx = epidx;
     op->local = local;

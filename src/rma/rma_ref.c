@@ -21,7 +21,8 @@ static int rv_rma_inject(rv_rma_op_t *op, gex_Flags_t flags)
         int rc;
         if (!op->is_get && !op->epidx) {
             rc = rv_am_send_internal(op->jr, RV_CHAN_REQ, RV_AM_LONG, RV_AMI_PUT, a, 2,
-                                     op->local + op->off, n, (void *)(op->remote + op->off), flags);
+                                     op->local + op->off, n, (void *)(op->remote + op->off),
+                                     op->by_ref ? flags | RV_AM_FLAG_PAYLOAD_REF : flags);
         } else if (!op->is_get) {
             rv_args_set_ptr(a + 2, (void *)(op->remote + op->off));
             a[4] = (gex_AM_Arg_t)op->epidx;
@@ -83,6 +84,11 @@ rv_rma_op_t *rv_rma_ref_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, v
     size_t pref = rv_tp.lim.pref_msg > RV_AM_HDR_MAX ? (rv_tp.lim.pref_msg - RV_AM_HDR_MAX) & ~(size_t)63 : 0;
     if (pref >= 4096 && chunk > pref && chunk <= rv_am_max_medium()) chunk = pref;
     rv_rma_op_t *op = rv_rma_op_start(is_get, jr, epidx, local, remote, nbytes, chunk, is_nbi, lc);
+    /* With GEX_EVENT_DEFER the source is the client's until remote completion, which each
+     * chunk's acknowledgement (a reply, sent after the chunk was delivered) brings: a
+     * transport may send the chunks without copying them (transport.h, send_ref). Local
+     * completion at injection's end changes nothing then: nobody observes it. */
+    op->by_ref = (uint8_t)(!is_get && !epidx && lc == RV_LC_DEFER);
 
     gex_Flags_t imm = flags & GEX_FLAG_IMMEDIATE;
     if (!rv_rma_inject(op, imm)) {

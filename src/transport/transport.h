@@ -105,6 +105,14 @@ typedef struct rv_tp_ops {
      * do. The transport may block the calling thread briefly until traffic arrives (it decides
      * when: e.g. after many such calls in a row) and returns; never delivers, never sends. */
     void (*idle)(void *priv);
+    /* Optional (NULL: send() only): send() without copying the payload, which the transport
+     * may read (e.g. to retransmit it) until the peer has received the message. The caller
+     * keeps the payload valid and unchanged until a message the peer sent after this one was
+     * delivered there has been delivered here (rv_am_deliver), e.g. the acknowledgement of a
+     * Put chunk: the transport has taken the message as received by then. The rest as send();
+     * a transport may copy the payload all the same (small ones, messages of several packets). */
+    int (*send_ref)(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                    const void *payload, size_t paylen);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

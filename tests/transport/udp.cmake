@@ -96,6 +96,13 @@ udp_relay_run(udp_relay10_cc_small_dgram_am_args 2 "${udp_relay10}" "RIVET_UDP_C
 udp_relay_run(udp_relay_fuzz_am_args 2 "--fuzz;50;--drop;10" "" am_args)
 udp_relay_run(udp_relay_fuzz_rma_val 2 "--fuzz;50;--drop;10" "" rma_val)
 udp_relay_run(udp_relay_fuzz_stray 4 "--fuzz;200" "" udp_transport stray)
+# Puts under GEX_EVENT_DEFER travel by reference (send_ref): the source freed at remote
+# completion is never read again, through loss, duplicates and reordering; also with 8 KiB
+# datagrams (more chunks, one datagram each) and with the rank's own loss aid
+udp_relay_run(udp_relay10_putref 2 "${udp_relay10}" "RIVET_UDP_CC=0" udp_transport putref)
+udp_relay_run(udp_relay10_8k_dgram_putref 2 "${udp_relay10}" "RIVET_UDP_CC=0;RIVET_UDP_DGRAM=8K"
+              udp_transport putref)
+udp_run(udp_loss10_putref 2 "${udp_lossy10}" udp_transport putref)
 # a rank that disappears from the network (the relay drops all its traffic after a while)
 # ends the job with a message naming it, never a hang
 add_test(NAME udp_relay_cut_np3

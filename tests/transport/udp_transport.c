@@ -32,7 +32,14 @@
  *                 no arguments (RIVET_UDP_DGRAM and RIVET_UDP_WINDOW unset, a one-host job bound
  *                 to 127.0.0.1) from loopback's MTU (/sys/class/net/lo/mtu): MTU - 28 between
  *                 8192 and 65000, a window of 512 KiB of them between 16 and 64; else exactly
- *                 the DGRAM and WINDOW given (the explicit settings) */
+ *                 the DGRAM and WINDOW given (the explicit settings)
+ *   udp_transport putref  (through tests/transport/udp_relay: loss, duplicates, reordering)
+ *                 Puts with GEX_EVENT_DEFER go by reference (transport op send_ref, no copy):
+ *                 every rank puts rounds of 640 KiB into its right-hand neighbour's segment,
+ *                 each from a fresh malloc'd buffer that it scribbles over and frees as soon as
+ *                 gex_NBI_Wait reports the round complete (under ASan a later read by a
+ *                 retransmission is a use after free); the neighbour checks every round's data,
+ *                 and datagrams must have gone by reference (tp.udp.ref_out) */
 #include "rv_test.h"
 #include "transport/transport.h"
 #include "transport/udp/udp_int.h"
@@ -308,6 +315,34 @@ static void test_tail(void)
     }
 }
 
+#define PREF_LEN    (640u * 1024u)
+#define PREF_ROUNDS 24
+static void test_putref(void)
+{
+    rv_udp_t *u = udp();
+    gex_Rank_t right = (rvt_me + 1) % rvt_n, left = (rvt_me + rvt_n - 1) % rvt_n;
+    uint64_t ref0 = __atomic_load_n(&u->st.ref_out, __ATOMIC_RELAXED);
+    rvt_barrier();
+    for (unsigned r = 0; r < PREF_ROUNDS; r++) {
+        unsigned char *src = malloc(PREF_LEN);
+        RVT_CHECK(src, "out of memory");
+        rvt_fill(src, PREF_LEN, (uint64_t)rvt_me * 1000u + r);
+        gex_RMA_PutNBI(rvt_tm, right, rvt_seg_addr(right, 0), src, PREF_LEN, GEX_EVENT_DEFER, 0);
+        gex_NBI_Wait(GEX_EC_PUT, 0);
+        /* remote completion: the source is ours again, at once */
+        memset(src, 0xa5, PREF_LEN);
+        free(src);
+        rvt_barrier();
+        RVT_VERIFY(rvt_seg_addr(rvt_me, 0), PREF_LEN, (uint64_t)left * 1000u + r, "putref round");
+        rvt_barrier();
+    }
+    uint64_t refs = __atomic_load_n(&u->st.ref_out, __ATOMIC_RELAXED) - ref0;
+    RVT_CHECK(refs >= PREF_ROUNDS, "%llu datagrams went by reference in %u rounds of Puts",
+              (unsigned long long)refs, PREF_ROUNDS);
+    if (rvt_me == 0)
+        printf("putref: rank 0: %llu datagrams by reference\n", (unsigned long long)refs);
+}
+
 static void test_idle(void)
 {
     rv_udp_t *u = udp();
@@ -376,7 +411,8 @@ static void test_mtu(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    rvt_init(&argc, &argv, 0);
+    /* putref puts into the segment */
+    rvt_init(&argc, &argv, argc > 1 && !strcmp(argv[1], "putref") ? 1u << 20 : 0);
     gex_AM_Entry_t h[] = {
         { H_REQ, (gex_AM_Fn_t)req_handler, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, NULL },
         { H_ACK, (gex_AM_Fn_t)ack_handler, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 0, NULL, NULL },
@@ -390,6 +426,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "idle")) test_idle();
     else if (!strcmp(mode, "mtu")) test_mtu(argc, argv);
     else if (!strcmp(mode, "tail")) test_tail();
+    else if (!strcmp(mode, "putref")) test_putref();
     else RVT_CHECK(0, "unknown mode %s", mode);
     return rvt_done("udp_transport");
 }

@@ -104,6 +104,7 @@ static void rv_udp_stats_emit(rv_stats_emit_t emit, void *ctx)
     RV_UDP_EMIT(tlp);
     RV_UDP_EMIT(cc_cuts);
     RV_UDP_EMIT(cc_waits);
+    RV_UDP_EMIT(ref_out);
 #undef RV_UDP_EMIT
 }
 
@@ -371,6 +372,7 @@ static int rv_udp_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map)
 static const rv_tp_ops_t rv_udp_ops = {
     .size = sizeof(rv_tp_ops_t),
     .send = rv_udp_send,
+    .send_ref = rv_udp_send_ref,
     .poll = rv_udp_poll,
     .idle = rv_udp_idle,
 };

@@ -62,14 +62,13 @@ static void rv_udp_cc_grow(rv_udp_t *u, rv_udp_cc_t *cc, uint32_t n)
 }
 
 
-/* The peer's ack_rcv on chan moves from tx.rcv up to rcv (called before tx.rcv changes): the
- * datagrams not acknowledged selectively before count as acknowledged now. */
-void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv)
+/* The peer's ack_rcv on chan moves from tx.rcv up to rcv (called before tx.rcv changes), 'sacked'
+ * of those datagrams acknowledged selectively before (the caller counted them): the others count
+ * as acknowledged now. */
+void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv, uint32_t sacked)
 {
     rv_udp_tx_t *tx = &p->tx[chan];
     rv_udp_cc_t *cc = &p->cc;
-    uint32_t sacked = 0;
-    for (uint32_t s = tx->rcv; s != rcv; s++) sacked += (tx->st[s % u->win] & RV_UDP_SACKED) != 0;
     cc->sacked -= sacked;
     cc->tlp[chan] = 0; /* answered */
     uint32_t n = (rcv - tx->rcv) - sacked;

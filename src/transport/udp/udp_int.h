@@ -24,6 +24,7 @@
 #define RV_UDP_SACK_BITS 64              /* sequence numbers a header's SACK bitmap covers */
 #define RV_UDP_CONN_MAX 64               /* peers with a connected send socket (file descriptors) */
 #define RV_UDP_DUPTHRESH 3               /* later datagrams arrived: a hole is retransmitted */
+#define RV_UDP_REF_MIN 2048            /* send_ref: smaller payloads are copied all the same */
 #define RV_UDP_FIT_CHANS 2               /* the window is fitted to the socket buffers for both
                                           * channels of one peer at once */
 
@@ -60,6 +61,9 @@ typedef struct rv_udp_tx {
     uint32_t      *len;      /* [win] datagram lengths */
     uint64_t      *sent;     /* [win] when last sent (ns) */
     uint8_t       *st;       /* [win] RV_UDP_SACKED | times sent */
+    const unsigned char **ext; /* [win] the payload, by reference (send_ref), after the slot's
+                                * len bytes; NULL: all of the datagram is in the slot */
+    uint32_t      *extlen;   /* [win] its length */
     uint32_t       next;     /* next sequence number to use */
     uint32_t       rcv;      /* peer's ack_rcv */
     uint32_t       freed;    /* peer's ack_free */
@@ -69,7 +73,9 @@ typedef struct rv_udp_tx {
 
 /* Receiving half of a stream (from one peer on one channel). */
 typedef struct rv_udp_rx {
-    unsigned char *buf;      /* [win][dgram] */
+    unsigned char **buf;     /* [win] buffers of dgram bytes, each its own allocation: a
+                              * datagram received into a batch buffer is stored by swapping
+                              * that buffer with its (empty) slot's, not copied (rv_udp_arrive) */
     uint32_t      *len;      /* [win] 0: empty */
     unsigned char *asm_buf;  /* a fragmented message reassembled here (RV_UDP_MAX_MSG) */
     uint32_t       cons;     /* next sequence number to deliver */
@@ -124,6 +130,7 @@ typedef struct rv_udp_stats {
     uint64_t tlp;          /* data datagrams resent by a tail-loss probe (before the timeout) */
     uint64_t cc_cuts;      /* congestion window decreases (loss seen by SACK, or a timeout) */
     uint64_t cc_waits;     /* sends refused because the congestion window was full */
+    uint64_t ref_out;      /* data datagrams whose payload went by reference (send_ref) */
 } rv_udp_stats_t;
 
 typedef struct rv_udp {
@@ -159,16 +166,17 @@ typedef struct rv_udp {
     uint32_t        nactive;
     uint64_t        last_timer;
     int             lingered;  /* rv_udp_linger ran */
-    unsigned char  *rbuf;      /* [RV_UDP_BATCH][dgram] recvmmsg buffers */
     struct mmsghdr *rmm;       /* [RV_UDP_BATCH] recvmmsg's headers, built once */
-    struct iovec   *riov;      /* [RV_UDP_BATCH] */
+    struct iovec   *riov;      /* [RV_UDP_BATCH] its buffers (dgram bytes each; they change
+                                * places with receive window slots' buffers) */
     struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
     int             rused;     /* headers the last recvmmsg filled (to reset) */
     int             rlast;     /* the last receive found datagrams: recvmmsg, else recvfrom */
     /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
      * retransmissions only while the lock stays held (a freed slot is never sent stale) */
     struct mmsghdr *oq;        /* [RV_UDP_OQ] */
-    struct iovec   *oiov;      /* [RV_UDP_OQ] */
+    struct iovec   *oiov;      /* [2 * RV_UDP_OQ]: a datagram's slot bytes, its payload by
+                                * reference (send_ref) */
     uint32_t        noq, nack_buf;
     rv_udp_hdr_t   *oack;      /* [RV_UDP_OQ] standalone acknowledgements queued */
     rv_udp_stats_t  st;
@@ -189,6 +197,8 @@ typedef struct rv_udp {
 /* udp_msg.c */
 int  rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                  const void *payload, size_t paylen);
+int  rv_udp_send_ref(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                     const void *payload, size_t paylen);
 int  rv_udp_poll(void *priv, unsigned chan_mask);
 void rv_udp_idle(void *priv);
 int  rv_udp_msg_open(rv_udp_t *u);
@@ -198,7 +208,7 @@ void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, 
 
 /* udp_cc.c: congestion control (NewReno on datagrams) and tail-loss probes */
 void rv_udp_cc_open(rv_udp_t *u);
-void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv);
+void rv_udp_cc_cum(rv_udp_t *u, rv_udp_peer_t *p, unsigned chan, uint32_t rcv, uint32_t sacked);
 void rv_udp_cc_sacked(rv_udp_t *u, gex_Rank_t peer, unsigned chan, uint32_t n, uint64_t now);
 void rv_udp_cc_loss(rv_udp_t *u, rv_udp_peer_t *p);
 void rv_udp_cc_timeout(rv_udp_t *u, rv_udp_peer_t *p);

@@ -64,10 +64,20 @@ static void rv_udp_flush_out(rv_udp_t *u)
                                                      offsetof(rv_udp_peer_t, addr));
         int cfd = rv_udp_conn(u, p);
         ssize_t r;
-        do r = cfd >= 0 ? send(cfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0)
-                        : sendto(u->sfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0,
-                                 (const struct sockaddr *)m->msg_name, m->msg_namelen);
-        while (r < 0 && errno == EINTR);
+        if (m->msg_iovlen == 1) {
+            do r = cfd >= 0 ? send(cfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0)
+                            : sendto(u->sfd, m->msg_iov->iov_base, m->msg_iov->iov_len, 0,
+                                     (const struct sockaddr *)m->msg_name, m->msg_namelen);
+            while (r < 0 && errno == EINTR);
+        } else { /* a payload by reference: header and payload gathered */
+            struct msghdr mh = *m;
+            if (cfd >= 0) {
+                mh.msg_name = NULL;
+                mh.msg_namelen = 0;
+            }
+            do r = sendmsg(cfd >= 0 ? cfd : u->sfd, &mh, 0);
+            while (r < 0 && errno == EINTR);
+        }
         u->st.sendmmsg++;
         if (r < 0 && (errno == EAGAIN || errno == ENOBUFS)) u->st.send_full++;
         off = 1;
@@ -91,13 +101,17 @@ static void rv_udp_flush_out(rv_udp_t *u)
     u->held_queued = 0;
 }
 
-static void rv_udp_push(rv_udp_t *u, const void *d, size_t len, gex_Rank_t to)
+/* Queues a datagram: len bytes at d, then extlen at ext (a payload by reference; NULL: none). */
+static void rv_udp_push(rv_udp_t *u, const void *d, size_t len, const void *ext, size_t extlen,
+                        gex_Rank_t to)
 {
     uint32_t i = u->noq++;
-    u->oiov[i] = (struct iovec){ (void *)(uintptr_t)d, len };
+    struct iovec *v = &u->oiov[2 * i];
+    v[0] = (struct iovec){ (void *)(uintptr_t)d, len };
+    v[1] = (struct iovec){ (void *)(uintptr_t)ext, extlen };
     u->oq[i].msg_hdr = (struct msghdr){ .msg_name = &u->peers[to].addr,
                                         .msg_namelen = sizeof u->peers[to].addr,
-                                        .msg_iov = &u->oiov[i], .msg_iovlen = 1 };
+                                        .msg_iov = v, .msg_iovlen = ext ? 2 : 1 };
 }
 
 /* Room for one rv_udp_out (which may queue three: the datagram, a duplicate, a held one). */
@@ -113,13 +127,15 @@ static unsigned rv_udp_rand(rv_udp_t *u)
     return (unsigned)(u->rng >> 33) % 1000u;
 }
 
-/* Queues one datagram (under the lock; 'd' stays valid until the queue is flushed), through
- * the test aids when they are on. Never flushes after rv_udp_room. */
-static void rv_udp_out(rv_udp_t *u, const void *d, size_t len, gex_Rank_t to)
+/* Queues one datagram, len bytes at d and extlen at ext (NULL: none) (under the lock; both
+ * stay valid until the queue is flushed), through the test aids when they are on. Never
+ * flushes after rv_udp_room. */
+static void rv_udp_out(rv_udp_t *u, const void *d, size_t len, const void *ext, size_t extlen,
+                       gex_Rank_t to)
 {
     rv_udp_room(u);
     if (!(u->drop | u->dup | u->reorder)) {
-        rv_udp_push(u, d, len, to);
+        rv_udp_push(u, d, len, ext, extlen, to);
         return;
     }
     if (u->drop && rv_udp_rand(u) < u->drop) {
@@ -128,14 +144,15 @@ static void rv_udp_out(rv_udp_t *u, const void *d, size_t len, gex_Rank_t to)
     }
     if (u->reorder && !u->held_len && !u->held_queued && rv_udp_rand(u) < u->reorder) {
         memcpy(u->held, d, len);
-        u->held_len = len;
+        if (ext) memcpy(u->held + len, ext, extlen);
+        u->held_len = len + extlen;
         u->held_to = to;
         return;
     }
-    rv_udp_push(u, d, len, to);
-    if (u->dup && rv_udp_rand(u) < u->dup) rv_udp_push(u, d, len, to);
+    rv_udp_push(u, d, len, ext, extlen, to);
+    if (u->dup && rv_udp_rand(u) < u->dup) rv_udp_push(u, d, len, ext, extlen, to);
     if (u->held_len) {
-        rv_udp_push(u, u->held, u->held_len, u->held_to);
+        rv_udp_push(u, u->held, u->held_len, NULL, 0, u->held_to);
         u->held_len = 0;
         u->held_queued = 1;
     }
@@ -194,15 +211,34 @@ static void rv_udp_activate(rv_udp_t *u, gex_Rank_t peer)
     u->active[u->nactive++] = peer;
 }
 
-static int rv_udp_alloc_ring(rv_udp_t *u, unsigned char **buf, uint32_t **len, uint64_t **sent,
-                             uint8_t **st)
+static int rv_udp_alloc_tx(rv_udp_t *u, rv_udp_tx_t *tx)
 {
     /* (aligned_alloc wants a multiple of the alignment: win x dgram need not be one) */
-    *buf = aligned_alloc(64, ((size_t)u->win * u->dgram + 63) & ~(size_t)63);
-    *len = calloc(u->win, sizeof **len);
-    if (sent) *sent = calloc(u->win, sizeof **sent);
-    if (st) *st = calloc(u->win, 1);
-    return *buf && *len && (!sent || *sent) && (!st || *st) ? 0 : -1;
+    tx->buf = aligned_alloc(64, ((size_t)u->win * u->dgram + 63) & ~(size_t)63);
+    tx->len = calloc(u->win, sizeof *tx->len);
+    tx->sent = calloc(u->win, sizeof *tx->sent);
+    tx->st = calloc(u->win, 1);
+    tx->ext = calloc(u->win, sizeof *tx->ext);
+    tx->extlen = calloc(u->win, sizeof *tx->extlen);
+    return tx->buf && tx->len && tx->sent && tx->st && tx->ext && tx->extlen ? 0 : -1;
+}
+
+/* One datagram buffer (64-byte aligned; the payload after the 40-byte header stays 8-aligned). */
+static unsigned char *rv_udp_dbuf(const rv_udp_t *u)
+{
+    return aligned_alloc(64, (u->dgram + 63) & ~(size_t)63);
+}
+
+/* A receive window: win slot buffers, each its own allocation (they trade places with the
+ * receive batch's buffers: rv_udp_arrive). */
+static int rv_udp_alloc_rx(rv_udp_t *u, rv_udp_rx_t *rx)
+{
+    rx->buf = calloc(u->win, sizeof *rx->buf);
+    rx->len = calloc(u->win, sizeof *rx->len);
+    if (!rx->buf || !rx->len) return -1;
+    for (uint32_t i = 0; i < u->win; i++)
+        if (!(rx->buf[i] = rv_udp_dbuf(u))) return -1;
+    return 0;
 }
 
 /* Sends datagram 'seq' of tx again (under the lock). */
@@ -211,7 +247,7 @@ void rv_udp_resend(rv_udp_t *u, gex_Rank_t peer, rv_udp_tx_t *tx, uint32_t seq, 
     uint32_t slot = seq % u->win;
     rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
     rv_udp_fill_acks(u, peer, h);
-    rv_udp_out(u, h, tx->len[slot], peer);
+    rv_udp_out(u, h, tx->len[slot], tx->ext[slot], tx->extlen[slot], peer);
     tx->sent[slot] = now;
     if ((tx->st[slot] & RV_UDP_TRIES) != RV_UDP_TRIES) tx->st[slot]++;
 }
@@ -223,8 +259,9 @@ static __thread int rv_udp_delivering;
 static __thread uint64_t rv_udp_idle_since;
 
 /* ---- send ------------------------------------------------------------------------------ */
-int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
-                const void *payload, size_t paylen)
+static inline __attribute__((always_inline)) int
+rv_udp_send_msg(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                const void *payload, size_t paylen, int ref)
 {
     rv_udp_t *u = priv;
     size_t total = hdrlen + paylen;
@@ -233,7 +270,7 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     rv_udp_peer_t *p = &u->peers[peer];
     rv_udp_tx_t *tx = &p->tx[chan];
     pthread_mutex_lock(&u->lock);
-    if (!tx->buf && rv_udp_alloc_ring(u, &tx->buf, &tx->len, &tx->sent, &tx->st) != 0)
+    if (!tx->buf && rv_udp_alloc_tx(u, tx) != 0)
         rv_fatal("udp: out of memory for the send window to rank %u", (unsigned)peer);
     if ((uint32_t)(tx->next + nfrag - tx->freed) > u->win) {
         pthread_mutex_unlock(&u->lock);
@@ -267,12 +304,22 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
             o += k;
             left -= k;
         }
-        if (left) memcpy(dst, (const unsigned char *)payload + (o - hdrlen), left);
+        tx->ext[slot] = NULL;
+        tx->extlen[slot] = 0;
+        if (ref && nfrag == 1 && left >= RV_UDP_REF_MIN) {
+            /* the payload by reference, read by sendmsg (send_ref's contract) */
+            tx->ext[slot] = (const unsigned char *)payload;
+            tx->extlen[slot] = (uint32_t)left;
+            n -= left;
+            u->st.ref_out++;
+        } else if (left) {
+            memcpy(dst, (const unsigned char *)payload + (o - hdrlen), left);
+        }
         tx->len[slot] = (uint32_t)(sizeof *h + n);
         tx->sent[slot] = now;
         tx->st[slot] = 1;
-        rv_udp_out(u, d, tx->len[slot], peer);
-        off += n;
+        rv_udp_out(u, d, tx->len[slot], tx->ext[slot], tx->extlen[slot], peer);
+        off += n + tx->extlen[slot];
     }
     u->st.data_out += nfrag;
     if (p->ack_due) { /* these datagrams carried the acknowledgements */
@@ -287,6 +334,29 @@ int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, siz
     pthread_mutex_unlock(&u->lock);
     rv_udp_idle_since = 0; /* this thread is busy: its next wait spins first */
     return 0;
+}
+
+int rv_udp_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                const void *payload, size_t paylen)
+{
+    return rv_udp_send_msg(priv, peer, chan, hdr, hdrlen, payload, paylen, 0);
+}
+
+/* As rv_udp_send, but a payload of one datagram (of at least RV_UDP_REF_MIN bytes) is not
+ * copied: the datagram's slot holds the headers, sendmsg gathers the payload from the
+ * caller's memory, and so do retransmissions. transport.h's contract: the caller keeps it
+ * valid until something the peer sent after the message's delivery is delivered here. Why
+ * that suffices: every datagram of the peer carries its cumulative acknowledgement, filled in
+ * when it is sent, and this one was delivered (so acknowledged cumulatively) before the
+ * answer was sent; rv_udp_arrive takes a datagram's acknowledgements before it is stored and
+ * delivered, and nothing resends a datagram below tx->rcv (the timers, fast retransmission
+ * and tail-loss probes resend from tx->rcv on; the window probe, which resends the newest
+ * datagram after all arrived, sends its header only). The out queue is flushed before the
+ * lock is released, so no queued retransmission outlives that either. */
+int rv_udp_send_ref(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
+                    const void *payload, size_t paylen)
+{
+    return rv_udp_send_msg(priv, peer, chan, hdr, hdrlen, payload, paylen, 1);
 }
 
 /* ---- receive --------------------------------------------------------------------------- */
@@ -320,13 +390,18 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
         if (!tx->buf || RV_UDP_SEQ_LT(tx->next, r)) continue; /* beyond what we sent: ignore */
         if (RV_UDP_SEQ_LT(tx->rcv, r)) {
             /* a sample from the newest it acknowledges, unless a resent one filled a hole
-             * before it (it then waited for that) or it was acknowledged selectively before */
+             * before it (it then waited for that) or it was acknowledged selectively before;
+             * the same walk counts those acknowledged selectively (congestion control) */
             int clean = 1;
-            for (uint32_t s = tx->rcv; s != r && clean; s++)
-                clean = (tx->st[s % u->win] & RV_UDP_TRIES) == 1;
+            uint32_t sacked = 0;
+            for (uint32_t s = tx->rcv; s != r; s++) {
+                uint8_t st = tx->st[s % u->win];
+                clean &= (st & RV_UDP_TRIES) == 1;
+                sacked += (st & RV_UDP_SACKED) != 0;
+            }
             uint8_t st = tx->st[(r - 1) % u->win];
             if (clean && !(st & RV_UDP_SACKED)) sample = now - tx->sent[(r - 1) % u->win];
-            rv_udp_cc_cum(u, p, (unsigned)c, r);
+            rv_udp_cc_cum(u, p, (unsigned)c, r, sacked);
             tx->rcv = r;
             tx->progress = now;
         }
@@ -366,11 +441,13 @@ static void rv_udp_take_acks(rv_udp_t *u, gex_Rank_t peer, const rv_udp_hdr_t *h
     if (sample) rv_udp_rtt(u, p, sample);
 }
 
-/* One datagram arrived from 'from': checks it, takes its acknowledgements, stores its data. */
-static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struct sockaddr_in *from,
+/* One datagram arrived from 'from' in the receive buffer *db: checks it, takes its
+ * acknowledgements, stores its data. Storing copies nothing: the buffer takes the place of its
+ * slot's (empty) one in the receive window, and that one becomes the receive buffer *db. */
+static void rv_udp_arrive(rv_udp_t *u, void **db, size_t len, const struct sockaddr_in *from,
                           uint64_t now)
 {
-    const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)(void *)d;
+    const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)*db;
     if (len < sizeof *h || h->token != u->token || h->src >= u->size) return;
     rv_udp_peer_t *p = &u->peers[h->src];
     if (from->sin_addr.s_addr != p->addr.sin_addr.s_addr || from->sin_port != p->sport)
@@ -386,7 +463,7 @@ static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struc
         rv_udp_ack_due(u, h->src, now, 1);
         return;
     }
-    if (!rx->buf && rv_udp_alloc_ring(u, &rx->buf, &rx->len, NULL, NULL) != 0)
+    if (!rx->buf && rv_udp_alloc_rx(u, rx) != 0)
         rv_fatal("udp: out of memory for the receive window from rank %u", (unsigned)h->src);
     uint32_t slot = seq % u->win;
     if (rx->len[slot]) { /* a duplicate */
@@ -396,7 +473,9 @@ static void rv_udp_arrive(rv_udp_t *u, unsigned char *d, size_t len, const struc
     }
     /* out of order (a hole before it, or it fills one): the sender learns at once */
     rv_udp_ack_due(u, h->src, now, seq != rx->contig || rx->high != rx->contig);
-    memcpy(rx->buf + (size_t)slot * u->dgram, d, len);
+    unsigned char *empty = rx->buf[slot];
+    rx->buf[slot] = *db;
+    *db = empty;
     rx->len[slot] = (uint32_t)len;
     if (!RV_UDP_SEQ_LT(seq, rx->high)) rx->high = seq + 1;
     while (RV_UDP_SEQ_LT(rx->contig, rx->high) && rx->len[rx->contig % u->win]) rx->contig++;
@@ -416,12 +495,13 @@ static int rv_udp_recv_batch(rv_udp_t *u, uint64_t now)
         struct sockaddr_in from;
         socklen_t fl = sizeof from;
         /* MSG_TRUNC: the datagram's real length, so one longer than the buffer is seen */
-        ssize_t n = recvfrom(u->fd, u->rbuf, u->dgram, MSG_DONTWAIT | MSG_TRUNC,
+        ssize_t n = recvfrom(u->fd, u->riov[0].iov_base, u->dgram, MSG_DONTWAIT | MSG_TRUNC,
                              (struct sockaddr *)&from, &fl);
         if (n < 0) return 0;
         u->rlast = 1;
         u->st.dgrams_in++;
-        if ((size_t)n <= u->dgram && fl == sizeof from) rv_udp_arrive(u, u->rbuf, (size_t)n, &from, now);
+        if ((size_t)n <= u->dgram && fl == sizeof from)
+            rv_udp_arrive(u, &u->riov[0].iov_base, (size_t)n, &from, now);
         return 1;
     }
     struct mmsghdr *mm = u->rmm;
@@ -440,7 +520,7 @@ static int rv_udp_recv_batch(rv_udp_t *u, uint64_t now)
     for (int i = 0; i < n; i++)
         if (!(mm[i].msg_hdr.msg_flags & MSG_TRUNC) &&
             mm[i].msg_hdr.msg_namelen == sizeof u->rfrom[i])
-            rv_udp_arrive(u, u->riov[i].iov_base, mm[i].msg_len, &u->rfrom[i], now);
+            rv_udp_arrive(u, &u->riov[i].iov_base, mm[i].msg_len, &u->rfrom[i], now);
     return n;
 }
 
@@ -451,7 +531,7 @@ static void *rv_udp_take_msg(rv_udp_t *u, rv_udp_rx_t *rx, size_t *len, uint32_t
 {
     uint32_t slot = rx->cons % u->win;
     if (!rx->buf || !rx->len[slot]) return NULL;
-    unsigned char *d = rx->buf + (size_t)slot * u->dgram;
+    unsigned char *d = rx->buf[slot];
     const rv_udp_hdr_t *h = (const rv_udp_hdr_t *)(void *)d;
     if ((h->flags & (RV_UDP_FIRST | RV_UDP_LAST)) == (RV_UDP_FIRST | RV_UDP_LAST)) {
         *len = rx->len[slot] - sizeof *h;
@@ -462,7 +542,7 @@ static void *rv_udp_take_msg(rv_udp_t *u, rv_udp_rx_t *rx, size_t *len, uint32_t
     uint32_t k = 0, have = rx->contig - rx->cons;
     for (uint32_t i = 1; i < have && !k; i++) {
         const rv_udp_hdr_t *f =
-            (const rv_udp_hdr_t *)(void *)(rx->buf + (size_t)((rx->cons + i) % u->win) * u->dgram);
+            (const rv_udp_hdr_t *)(void *)rx->buf[(rx->cons + i) % u->win];
         if (f->flags & RV_UDP_LAST) k = i + 1;
     }
     if (!k) return NULL; /* not all here yet */
@@ -473,7 +553,7 @@ static void *rv_udp_take_msg(rv_udp_t *u, rv_udp_rx_t *rx, size_t *len, uint32_t
         uint32_t s = (rx->cons + i) % u->win;
         size_t n = rx->len[s] - sizeof *h;
         if (off + n > RV_UDP_MAX_MSG) rv_fatal("udp: a malformed fragmented message");
-        memcpy(rx->asm_buf + off, rx->buf + (size_t)s * u->dgram + sizeof *h, n);
+        memcpy(rx->asm_buf + off, rx->buf[s] + sizeof *h, n);
         off += n;
     }
     *len = off;
@@ -534,7 +614,7 @@ static void rv_udp_flush_acks(rv_udp_t *u, uint64_t now, int all)
             rv_udp_hdr_t *h = &u->oack[u->nack_buf++];
             *h = (rv_udp_hdr_t){ .token = u->token, .src = u->me, .kind = RV_UDP_ACK };
             rv_udp_fill_acks(u, peer, h);
-            rv_udp_out(u, h, sizeof *h, peer);
+            rv_udp_out(u, h, sizeof *h, NULL, 0, peer);
             u->st.acks_out++;
         }
         p->ack_due = 0;
@@ -550,7 +630,7 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
 {
     if (u->held_len && !u->held_queued) {
         rv_udp_room(u);
-        rv_udp_push(u, u->held, u->held_len, u->held_to);
+        rv_udp_push(u, u->held, u->held_len, NULL, 0, u->held_to);
         u->held_len = 0;
         u->held_queued = 1;
     }
@@ -592,7 +672,9 @@ static void rv_udp_timers(rv_udp_t *u, uint64_t now)
                 uint32_t slot = (tx->next - 1) % u->win;
                 rv_udp_hdr_t *h = (rv_udp_hdr_t *)(void *)(tx->buf + (size_t)slot * u->dgram);
                 rv_udp_fill_acks(u, peer, h);
-                rv_udp_out(u, h, tx->len[slot], peer);
+                /* (it arrived: the peer drops it as a duplicate and acknowledges. A payload
+                 * by reference may be gone already, its reply delivered: the header only) */
+                rv_udp_out(u, h, tx->ext[slot] ? sizeof *h : tx->len[slot], NULL, 0, peer);
                 tx->probe = now;
                 u->st.probes++;
                 resent = 1;
@@ -673,7 +755,7 @@ static rv_udp_t *rv_udp_open_one; /* the open transport, for the exit handler */
 
 static void rv_udp_linger(rv_udp_t *u)
 {
-    if (!u->peers || !u->rbuf || u->lingered) return;
+    if (!u->peers || !u->riov || u->lingered) return;
     u->lingered = 1;
     uint64_t start = rv_udp_now();
     pthread_mutex_lock(&u->lock);
@@ -705,7 +787,7 @@ static void rv_udp_linger(rv_udp_t *u)
                "acks %llu, in %llu (%llu duplicates), %llu round trips measured (srtt of rank "
                "%u: %llu us), sendmmsg %llu, idle waits %llu, test aid dropped %llu, "
                "not sent (socket buffer full) %llu, tail-loss probes %llu, congestion window "
-               "cuts %llu, sends it held %llu",
+               "cuts %llu, sends it held %llu, by reference %llu",
                u->me, (unsigned long long)st->data_out, (unsigned long long)st->retx_timeout,
                (unsigned long long)st->retx_fast, (unsigned long long)st->probes,
                (unsigned long long)st->acks_out, (unsigned long long)st->dgrams_in,
@@ -714,7 +796,7 @@ static void rv_udp_linger(rv_udp_t *u)
                (unsigned long long)st->sendmmsg, (unsigned long long)st->idle_waits,
                (unsigned long long)st->aid_dropped, (unsigned long long)st->send_full,
                (unsigned long long)st->tlp, (unsigned long long)st->cc_cuts,
-               (unsigned long long)st->cc_waits);
+               (unsigned long long)st->cc_waits, (unsigned long long)st->ref_out);
 }
 
 /* ---- set-up ------------------------------------------------------------------------------ */
@@ -787,30 +869,32 @@ int rv_udp_msg_open(rv_udp_t *u)
     u->acks = calloc(u->size, sizeof(uint32_t));
     u->active = calloc(u->size, sizeof(uint32_t));
     u->is_active = calloc(u->size, 1);
-    u->rbuf = aligned_alloc(64, (size_t)RV_UDP_BATCH * u->dgram);
     u->held = malloc(u->dgram);
     u->rmm = calloc(RV_UDP_BATCH, sizeof *u->rmm);
     u->riov = calloc(RV_UDP_BATCH, sizeof *u->riov);
     u->rfrom = calloc(RV_UDP_BATCH, sizeof *u->rfrom);
-    for (int i = 0; u->rbuf && u->rmm && u->riov && u->rfrom && i < RV_UDP_BATCH; i++) {
-        u->riov[i] = (struct iovec){ u->rbuf + (size_t)i * u->dgram, u->dgram };
+    int rbufs = u->rmm && u->riov && u->rfrom;
+    for (int i = 0; rbufs && i < RV_UDP_BATCH; i++) {
+        u->riov[i] = (struct iovec){ rv_udp_dbuf(u), u->dgram };
+        if (!u->riov[i].iov_base) rbufs = 0;
         u->rmm[i].msg_hdr = (struct msghdr){ .msg_name = &u->rfrom[i],
                                              .msg_namelen = sizeof u->rfrom[i],
                                              .msg_iov = &u->riov[i], .msg_iovlen = 1 };
     }
     u->oq = calloc(RV_UDP_OQ, sizeof *u->oq);
-    u->oiov = calloc(RV_UDP_OQ, sizeof *u->oiov);
+    u->oiov = calloc(2 * RV_UDP_OQ, sizeof *u->oiov);
     u->oack = calloc(RV_UDP_OQ, sizeof *u->oack);
     pthread_mutex_init(&u->lock, NULL);
     /* memory, allocated per (peer, channel) at first use: a send and a receive window of win
-     * datagrams, and a reassembly buffer once a fragmented message arrives */
-    size_t ring = (size_t)u->win * (u->dgram + sizeof(uint32_t)) + (size_t)u->win * 9;
+     * datagrams (+ 25 bytes of bookkeeping per send slot, 12 per receive slot: 19 each on
+     * average), and a reassembly buffer once a fragmented message arrives */
+    size_t ring = (size_t)u->win * (u->dgram + 19);
     rv_verbose(1, "udp: at most %zu KiB per peer talked to (2 channels x (send + receive window "
                "of %u x %zu bytes + %u KiB reassembly)); retransmission timeout %llu us at "
                "first, %llu..%llu us", (2 * (2 * ring + RV_UDP_MAX_MSG)) >> 10, u->win, u->dgram,
                (unsigned)(RV_UDP_MAX_MSG >> 10), (unsigned long long)u->rto_ns / 1000,
                (unsigned long long)u->rto_min_ns / 1000, (unsigned long long)u->rto_max_ns / 1000);
-    return u->ready[0] && u->ready[1] && u->acks && u->active && u->is_active && u->rbuf &&
+    return u->ready[0] && u->ready[1] && u->acks && u->active && u->is_active && rbufs &&
            u->held && u->oq && u->oiov && u->oack && u->rmm && u->riov && u->rfrom ? 0 : -1;
 }
 
@@ -826,6 +910,9 @@ void rv_udp_msg_close(rv_udp_t *u)
                 free(p->tx[c].len);
                 free(p->tx[c].sent);
                 free(p->tx[c].st);
+                free(p->tx[c].ext);
+                free(p->tx[c].extlen);
+                for (uint32_t i = 0; p->rx[c].buf && i < u->win; i++) free(p->rx[c].buf[i]);
                 free(p->rx[c].buf);
                 free(p->rx[c].len);
                 free(p->rx[c].asm_buf);
@@ -838,7 +925,7 @@ void rv_udp_msg_close(rv_udp_t *u)
     free(u->acks);
     free(u->active);
     free(u->is_active);
-    free(u->rbuf);
+    for (int i = 0; u->riov && i < RV_UDP_BATCH; i++) free(u->riov[i].iov_base);
     free(u->held);
     free(u->oq);
     free(u->oiov);
@@ -854,5 +941,5 @@ void rv_udp_msg_close(rv_udp_t *u)
     u->oack = NULL;
     u->ready[0] = u->ready[1] = u->acks = u->active = NULL;
     u->is_active = NULL;
-    u->rbuf = u->held = NULL;
+    u->held = NULL;
 }
