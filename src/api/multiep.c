@@ -125,7 +125,7 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
     if (ep->seg) rv_seg_unbind(ep->seg, ep);
     rv_eps[ep->index] = NULL;
     pthread_mutex_unlock(&rv_mep_lock);
-    for (unsigned i = 0; i < GASNET_MAXEPS; i++) free(ep->pairs[i]);
+    for (unsigned i = 0; i < GASNET_MAXEPS; i++) rv_hot_free(ep->pairs[i]);
     free(ep);
 }
 
@@ -244,7 +244,7 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
     if (!*tp) {
-        if (!(*tp = calloc(rv_job.size, sizeof **tp))) rv_fatal("segment tables: out of memory");
+        *tp = rv_hot_calloc(rv_job.size, sizeof **tp, "segment tables");
         rv_tm_flat_refresh();
     }
     return *tp;
