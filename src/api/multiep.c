@@ -244,7 +244,8 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
     if (!*tp) {
-        *tp = rv_hot_calloc(rv_job.size, sizeof **tp, "segment tables");
+        *tp = idx ? rv_hot_calloc(rv_job.size, sizeof **tp, "segment tables")
+                  : rv_tm0_table(rv_client_g->tm0);
         rv_tm_flat_refresh();
     }
     return *tp;

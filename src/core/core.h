@@ -132,6 +132,14 @@ void rv_tm_flat_refresh(void);
  * one segment table line shared the destination's L1 set). Zeroed; fatal naming 'what' when
  * out of memory. Free with rv_hot_free (core/tm.c). */
 void *rv_hot_calloc(size_t n, size_t size, const char *what);
+
+/* The primordial team (rv_client_g->tm0) is allocated with room for the primordial
+ * endpoint's segment table (rv_job.size entries) at this offset (gasnetex.h's
+ * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
+#define RV_TM_TABLE_OFF 128
+static inline rv_segmap_t *rv_tm0_table(struct rv_tm *tm0) {
+    return (rv_segmap_t *)(void *)((char *)tm0 + RV_TM_TABLE_OFF);
+}
 void  rv_hot_free(void *p);
 
 /* Progress (core/progress.c): core/progress.h. */
