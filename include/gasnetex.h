@@ -612,6 +612,10 @@ struct _rivet_tm_head {
      * (then rma_map and jobranks are the way) */
     const struct _rivet_segent *rma_flat;
 };
+/* The primordial team's struct is followed, this many bytes from its start, by the
+ * primordial endpoint's segment table (rma_flat of that team, once the table exists): the
+ * inline paths find an entry there with one load less. */
+#define _RIVET_TM_TABLE_OFF 128
 /* The AM handler running on this thread, or NULL; this thread has passed the checks of a
  * gex_Event_* call after gex_Client_Init (they then hold for INVALID events). */
 extern __thread gex_Token_t _rivet_am_token;
@@ -636,7 +640,11 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
     /* acquire (a plain load on x86): pairs with the library's release stores of rma_flat and
      * of the tables, so the entries are seen as they were when the pointer was published */
     const struct _rivet_segent *m, *map = __atomic_load_n(&t->rma_flat, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(map != 0, 1)) {
+    const struct _rivet_segent *in =
+        (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF);
+    if (__builtin_expect(map == in, 1)) {
+        m = &in[rank]; /* its address does not wait for the load of rma_flat */
+    } else if (map) {
         m = &map[rank];
     } else {
         struct _rivet_segent *const *mp = t->rma_map;

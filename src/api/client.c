@@ -65,8 +65,9 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
 
     struct rv_client *c = calloc(1, sizeof *c);
     struct rv_ep *ep = calloc(1, sizeof *ep);
-    struct rv_tm *tm = calloc(1, sizeof *tm);
-    if (!c || !ep || !tm) rv_fatal("gex_Client_Init: out of memory");
+    struct rv_tm *tm = rv_hot_calloc(1, RV_TM_TABLE_OFF + (size_t)rv_job.size * sizeof(rv_segmap_t),
+                                     "gex_Client_Init"); /* and room for rv_tm0_table */
+    if (!c || !ep) rv_fatal("gex_Client_Init: out of memory");
     c->name = strdup(clientName);
     c->flags = flags;
     c->ep0 = ep;

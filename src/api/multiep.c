@@ -128,7 +128,7 @@ void gex_EP_Destroy(gex_EP_t ep, gex_Flags_t flags)
     for (unsigned i = 0; i < GASNET_MAXEPS; i++)
         if (ep->pairs[i]) {
             rv_tm_flat_untrack(ep->pairs[i]);
-            free(ep->pairs[i]);
+            rv_hot_free(ep->pairs[i]);
         }
     free(ep);
 }
@@ -248,8 +248,8 @@ static rv_segmap_t *rv_epseg_table_get(gex_EP_Index_t idx)
 {
     rv_segmap_t **tp = idx ? &rv_epsegs[idx] : &rv_segmap;
     if (!*tp) {
-        rv_segmap_t *tab = calloc(rv_job.size, sizeof *tab);
-        if (!tab) rv_fatal("segment tables: out of memory");
+        rv_segmap_t *tab = idx ? rv_hot_calloc(rv_job.size, sizeof *tab, "segment tables")
+                               : rv_tm0_table(rv_client_g->tm0);
         rv_segtab_publish(tp, tab);
         rv_tm_flat_refresh();
     }

@@ -81,9 +81,9 @@ int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
                  "%" PRIuPTR " (raise GASNET_MAX_SEGSIZE or free /dev/shm space)", size, rv_max_local);
     if (rv_am_in_handler()) rv_fatal("gex_Segment_Attach called inside an AM handler");
 
-    rv_segmap_t *map = calloc(rv_job.size, sizeof *map);
+    rv_segmap_t *map = rv_tm0_table(rv_client_g->tm0);
     struct rv_segment *seg = calloc(1, sizeof *seg);
-    if (!map || !seg) rv_fatal("gex_Segment_Attach: out of memory");
+    if (!seg) rv_fatal("gex_Segment_Attach: out of memory");
     if (rv_tp.desc->seg_attach(rv_tp.priv, size, map) != 0)
         rv_fatal("gex_Segment_Attach: transport %s could not create a %" PRIuPTR "-byte segment",
                  rv_tp.desc->name, size);

@@ -100,8 +100,7 @@ static struct rv_tm *rv_tm_new(struct rv_tm *parent, gex_Rank_t size, gex_Rank_t
                                gex_Rank_t *jobranks, uint32_t id, gex_Flags_t flags, void *scratch,
                                size_t scratch_sz)
 {
-    struct rv_tm *tm = calloc(1, sizeof *tm);
-    if (!tm) rv_fatal("out of memory creating a team");
+    struct rv_tm *tm = rv_hot_calloc(1, sizeof *tm, "creating a team");
     /* ranks 0..size-1 of the job in order: no map (the identity), so the inline Put/Get
      * index the segment table directly (rma_flat) */
     gex_Rank_t r = 0;
@@ -362,7 +361,7 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     rv_coll_team_fini(tm);
     rv_tm_flat_untrack(tm);
     free(tm->jobranks);
-    free(tm);
+    rv_hot_free(tm);
     return ret;
 }
 
@@ -385,8 +384,7 @@ gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index)
     pthread_mutex_lock(&rv_pairs_lock);
     struct rv_tm *tm = local_ep->pairs[remote_ep_index];
     if (!tm) {
-        tm = calloc(1, sizeof *tm);
-        if (!tm) rv_fatal("gex_TM_Pair: out of memory");
+        tm = rv_hot_calloc(1, sizeof *tm, "gex_TM_Pair");
         /* inline Put/Get copy through the remote index's table (unless RIVET_RMA=ref) */
         if (local_ep->client->tm0->rma_map)
             tm->rma_map = remote_ep_index ? &rv_epsegs[remote_ep_index] : &rv_segmap;

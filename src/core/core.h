@@ -144,6 +144,25 @@ void rv_tm_flat_track(struct rv_tm *tm);
 void rv_tm_flat_untrack(struct rv_tm *tm);
 void rv_tm_flat_refresh(void);
 
+/* The objects gasnetex.h's inline Put/Get read on every call (a team's struct rv_tm, whose
+ * first 64 bytes are the inline head, and the segment tables rv_segmap / rv_epsegs[i]) are
+ * placed so they end at a page boundary: their first bytes sit at high page offsets. Segments
+ * are page aligned and clients copy most to and from their first bytes, so the lines those
+ * copies use and these objects' lines rarely share an L1 set; lines that do share one can
+ * evict each other on every call (measured on AMD Zen 5: a 512-byte Put twice as slow when
+ * one segment table line shared the destination's L1 set). Zeroed; fatal naming 'what' when
+ * out of memory. Free with rv_hot_free (core/tm.c). */
+void *rv_hot_calloc(size_t n, size_t size, const char *what);
+
+/* The primordial team (rv_client_g->tm0) is allocated with room for the primordial
+ * endpoint's segment table (rv_job.size entries) at this offset (gasnetex.h's
+ * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
+#define RV_TM_TABLE_OFF 128
+static inline rv_segmap_t *rv_tm0_table(struct rv_tm *tm0) {
+    return (rv_segmap_t *)(void *)((char *)tm0 + RV_TM_TABLE_OFF);
+}
+void  rv_hot_free(void *p);
+
 /* Progress (core/progress.c): core/progress.h. */
 
 /* ---- exit (core/exit.c) -------------------------------------------------- */

@@ -26,6 +26,8 @@ RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, owner_base);
 RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, local_base);
 RV_SAME_FIELD(rv_segmap_t, struct _rivet_segent, size);
 _Static_assert(sizeof(rv_segmap_t) == sizeof(struct _rivet_segent), "segment entry size");
+_Static_assert(RV_TM_TABLE_OFF == _RIVET_TM_TABLE_OFF && sizeof(struct rv_tm) <= RV_TM_TABLE_OFF &&
+                   RV_TM_TABLE_OFF % _Alignof(rv_segmap_t) == 0, "primordial team's table");
 
 void rv_rma_api_init(void)
 {
