@@ -805,6 +805,25 @@ static void rv_udp_atexit(void)
     if (rv_udp_open_one) rv_udp_linger(rv_udp_open_one);
 }
 
+/* How many datagrams of dgram bytes one channel may have in flight so that both channels of a
+ * peer fit the job's smallest socket buffer (u->buf; 0: unknown, no limit). The kernel charges a
+ * datagram its truesize, not its length (loopback, measured: 832 bytes for 48, 2304 for 1472,
+ * 16640 for 8192, 65832 for 65000), estimated here a little above. */
+static uint32_t rv_udp_buf_fit(const rv_udp_t *u, size_t dgram)
+{
+    if (!u->buf) return UINT32_MAX;
+    size_t ts = dgram + 400 <= 32768 ? 512 : dgram + 800;
+    while (ts < dgram + 400) ts *= 2;
+    ts += 512;
+    return (uint32_t)(u->buf / (RV_UDP_FIT_CHANS * ts));
+}
+
+static uint32_t rv_udp_max_frags(size_t dgram)
+{
+    size_t frag = dgram - sizeof(rv_udp_hdr_t);
+    return (uint32_t)((RV_UDP_MAX_MSG + frag - 1) / frag);
+}
+
 int rv_udp_msg_open(rv_udp_t *u)
 {
     static int registered;
@@ -813,9 +832,20 @@ int rv_udp_msg_open(rv_udp_t *u)
     /* u->dgram: udp.c chose it (RIVET_UDP_DGRAM, else the interface's MTU, the job's smallest).
      * The window: RIVET_UDP_WINDOW datagrams, else RV_UDP_WIN_BYTES of them, 16 to 64 (64 of
      * 8 KiB or less, 16 of 64 KiB: memory per peer stays bounded as datagrams grow); always at
-     * least 2 messages' worth of fragments. */
+     * least 2 messages' worth of fragments. A datagram size chosen from the MTU is halved
+     * (not below RV_UDP_DGRAM_MIN_AUTO) while the socket buffers cannot hold two messages'
+     * fragments (a stock net.core.rmem_max of 208 KiB holds three 64 KiB datagrams): every rank
+     * computes the same from the job's smallest buffer and datagram size. */
+    size_t dg0 = u->dgram;
+    while (!rv_cfg.UDP_DGRAM && u->dgram / 2 >= RV_UDP_DGRAM_MIN_AUTO &&
+           rv_udp_buf_fit(u, u->dgram) < 2 * rv_udp_max_frags(u->dgram))
+        u->dgram /= 2;
+    if (u->dgram != dg0)
+        rv_verbose(1, "udp: datagrams of %zu bytes, not %zu: the %u KiB socket buffers hold too "
+                   "few of those (raise net.core.rmem_max and wmem_max)", u->dgram, dg0,
+                   (unsigned)(u->buf >> 10));
     u->frag = u->dgram - sizeof(rv_udp_hdr_t);
-    uint32_t nfrag = (uint32_t)((RV_UDP_MAX_MSG + u->frag - 1) / u->frag);
+    uint32_t nfrag = rv_udp_max_frags(u->dgram);
     u->win = (uint32_t)rv_cfg.UDP_WINDOW;
     if (!u->win) {
         u->win = (uint32_t)(RV_UDP_WIN_BYTES / u->dgram);
@@ -826,14 +856,10 @@ int rv_udp_msg_open(rv_udp_t *u)
     if (u->win < 2 * nfrag) u->win = 2 * nfrag;
     /* Fitted to the socket buffers the kernel granted (the job's smallest): both channels of
      * one peer sending a full window must not overflow the receiver's buffer (or the sender's),
-     * else datagrams are dropped and wait for the timeout. The kernel charges a datagram its
-     * truesize, not its length (loopback, measured: 832 bytes for 48, 2304 for 1472, 16640 for
-     * 8192, 65832 for 65000), estimated here a little above. An explicit RIVET_UDP_WINDOW is
-     * kept (with a warning); the automatic one shrinks, down to two messages' fragments. */
-    size_t ts = u->dgram + 400 <= 32768 ? 512 : u->dgram + 800;
-    while (ts < u->dgram + 400) ts *= 2;
-    ts += 512;
-    uint32_t fit = u->buf ? (uint32_t)(u->buf / (RV_UDP_FIT_CHANS * ts)) : u->win;
+     * else datagrams are dropped and wait for the timeout. An explicit RIVET_UDP_WINDOW is
+     * kept (with a note under RIVET_VERBOSE); the automatic one shrinks, down to two messages'
+     * fragments. */
+    uint32_t fit = rv_udp_buf_fit(u, u->dgram);
     if (u->win > fit) {
         if (rv_cfg.UDP_WINDOW)
             rv_verbose(1, "udp: RIVET_UDP_WINDOW=%u datagrams of %zu bytes per channel may "
