@@ -132,7 +132,7 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 {
     rv_am_hdr_t *h = msg;
     int is_req = chan == RV_CHAN_REQ;
-    const char *what = is_req ? "Request" : "Reply";
+#define what (is_req ? "Request" : "Reply") /* for the messages only: not computed otherwise */
     /* Never trust the wire: check lengths before touching anything. */
     if (__builtin_expect(len < sizeof *h || h->nargs > RV_AM_MAX_ARGS ||
                          RV_AM_HDR_BYTES(h->nargs) > len, 0))
@@ -214,4 +214,5 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);
     rv_am_cur_token = outer;
+#undef what
 }
