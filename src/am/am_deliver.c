@@ -132,7 +132,7 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
 {
     rv_am_hdr_t *h = msg;
     int is_req = chan == RV_CHAN_REQ;
-    const char *what = is_req ? "Request" : "Reply";
+#define what (is_req ? "Request" : "Reply") /* for the messages only: not computed otherwise */
     /* Never trust the wire: check lengths before touching anything. */
     if (__builtin_expect(len < sizeof *h || h->nargs > RV_AM_MAX_ARGS ||
                          RV_AM_HDR_BYTES(h->nargs) > len, 0))
@@ -206,12 +206,16 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
     }
 
     struct rv_token *outer = rv_am_cur_token;
+    unsigned char ev_ready = _rivet_ev_ready; /* 0 while a handler runs (gasnetex.h) */
     rv_am_cur_token = &tok;
+    _rivet_ev_ready = 0;
     if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
         rv_am_run_observed(&tok, ifn, e, kind, is_req, buf, nb, h);
     else if (internal)
         ifn(&tok, buf, nb, h->args, h->nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);
+    _rivet_ev_ready = ev_ready;
     rv_am_cur_token = outer;
+#undef what
 }

@@ -37,6 +37,31 @@ __attribute__((noinline)) int rv_am_xmit_poll(unsigned chan)
 #define RV_AM_REQ_POLL_BYTES (256u * 1024u)
 static _Thread_local struct { unsigned n; size_t bytes; } rv_am_req_sent;
 
+typedef int (*rv_tp_send_fn)(void *, gex_Rank_t, unsigned, const void *, size_t, const void *,
+                             size_t); /* rv_tp.ops.send or send_ref */
+
+/* rv_am_xmit's send found no room: out of line, so that the send that goes through at once
+ * keeps a small frame. */
+
+static __attribute__((noinline)) int rv_am_xmit_wait(rv_tp_send_fn send, gex_Rank_t jr,
+                                                     unsigned chan, const rv_am_hdr_t *h,
+                                                     size_t hl, const void *pl, size_t pn,
+                                                     gex_Flags_t flags)
+{
+    int tries = 0;
+    do {
+        RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
+        if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
+        int n = rv_am_xmit_poll(chan);
+        if (flags & GEX_FLAG_IMMEDIATE) {
+            if (tries++) return 1;
+            continue;
+        }
+        if (n == 0 && rv_job.idle_yield) sched_yield();
+    } while (send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0);
+    return 0;
+}
+
 /* Hands one message to the transport, making progress while its receive space is full.
  * Under GEX_FLAG_IMMEDIATE a refused send polls once and retries once before it reports
  * backpressure: a bounded step, never a wait, and it turns most refusals into successes
@@ -47,7 +72,6 @@ static _Thread_local struct { unsigned n; size_t bytes; } rv_am_req_sent;
 static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h, size_t hl,
                              const void *pl, size_t pn, gex_Flags_t flags)
 {
-    int tries = 0;
     if (chan == RV_CHAN_REQ && !(h->kind & RV_AM_F_INTERNAL) && !(flags & GEX_FLAG_IMMEDIATE) &&
         __builtin_expect(++rv_am_req_sent.n >= RV_AM_REQ_POLL_EVERY ||
                              (rv_am_req_sent.bytes += pn) >= RV_AM_REQ_POLL_BYTES, 0)) {
@@ -55,19 +79,10 @@ static inline int rv_am_xmit(gex_Rank_t jr, unsigned chan, const rv_am_hdr_t *h,
         rv_am_req_sent.bytes = 0;
         rv_poll();
     }
-    int (*send)(void *, gex_Rank_t, unsigned, const void *, size_t, const void *, size_t) =
-        rv_tp.ops.send;
+    rv_tp_send_fn send = rv_tp.ops.send;
     if ((flags & RV_AM_FLAG_PAYLOAD_REF) && rv_tp.ops.send_ref) send = rv_tp.ops.send_ref;
-    while (__builtin_expect(send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0)) {
-        RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
-        if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
-        int n = rv_am_xmit_poll(chan);
-        if (flags & GEX_FLAG_IMMEDIATE) {
-            if (tries++) return 1;
-            continue;
-        }
-        if (n == 0 && rv_job.idle_yield) sched_yield();
-    }
+    if (__builtin_expect(send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0, 0))
+        return rv_am_xmit_wait(send, jr, chan, h, hl, pl, pn, flags);
     return 0;
 }
 
@@ -200,13 +215,14 @@ __attribute__((noinline)) void rv_am_stat_sent(unsigned chan, unsigned kind, siz
     rv_stats_add(c, 1);
 }
 
+/* The header is built in *hb; args may already be there (hb->h.args: the gex_AM_* calls
+ * collect their arguments straight into it, and the copy folds away). */
 static inline __attribute__((always_inline)) int
 rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                 gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
-                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args, rv_am_hdrbuf_t *hb)
 {
-    rv_am_hdrbuf_t hb;
-    size_t hl = rv_am_hdr_fill(&hb.h, kind, handler, nbytes, dest, nargs, args);
+    size_t hl = rv_am_hdr_fill(&hb->h, kind, handler, nbytes, dest, nargs, args);
 
     const void *pl = NULL;
     size_t pn = 0;
@@ -238,7 +254,7 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
              * payloads travel inline below: their second copy costs less than a
              * reservation. (Library protocols keep inline payloads: their IMMEDIATE
              * chunks meet backpressure in the ring, which they count on.) */
-            return rv_am_xmit_direct_imm(jr, chan, &hb.h, hl,
+            return rv_am_xmit_direct_imm(jr, chan, &hb->h, hl,
                                          (char *)m->local_base + (d - base), src, nbytes);
         } else if (m->local_base &&
             !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
@@ -251,16 +267,16 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                    !((flags & GEX_FLAG_IMMEDIATE) && nbytes <= rv_am_max_medium())) {
             /* Payload by RDMA (am_long.c). Under IMMEDIATE, payloads that fit travel
              * inline as above; larger ones unwind if the put cannot start. */
-            return rv_am_long_rdma(jr, chan, &hb.h, hl, src, nbytes, flags);
+            return rv_am_long_rdma(jr, chan, &hb->h, hl, src, nbytes, flags);
         } else {
-            hb.h.kind |= RV_AM_F_INLINE;
+            hb->h.kind |= RV_AM_F_INLINE;
             pl = src;
             pn = nbytes;
         }
     }
     if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
-        return rv_am_loopback(chan, &hb.h, hl, pl, pn);
-    return rv_am_xmit(jr, chan, &hb.h, hl, pl, pn, flags);
+        return rv_am_loopback(chan, &hb->h, hl, pl, pn);
+    return rv_am_xmit(jr, chan, &hb->h, hl, pl, pn, flags);
 }
 
 /* RIVET_STATS and RIVET_TRACE: the send counted (sent, or refused under IMMEDIATE) and traced
@@ -269,12 +285,14 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
 static __attribute__((noinline)) int
 rv_am_send_observed(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                     gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
-                    gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
+                    gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args,
+                    rv_am_hdrbuf_t *hb)
 {
     int trace = RV_OBS_ON(RV_OBS_TRACE);
     unsigned id = (kind & RV_AM_F_INTERNAL) ? RV_TR_AMI_SEND : RV_TR_AM_SEND;
     uint64_t t0 = trace ? rv_trace_begin(id) : 0;
-    int rc = rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+    int rc =
+        rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args, hb);
     if (RV_STAT_ON()) rv_am_stat_sent(chan, kind, nbytes, rc);
     if (trace && !rc)
         rv_trace_end(id, t0,
@@ -289,24 +307,28 @@ rv_am_send_observed(const char *call, gex_Rank_t jr, unsigned chan, unsigned kin
 static inline __attribute__((always_inline)) int
 rv_am_send_i(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind, gex_AM_Index_t handler,
              const void *src, size_t nbytes, void *dest, gex_Flags_t flags, unsigned nargs,
-             const gex_AM_Arg_t *args)
+             const gex_AM_Arg_t *args, rv_am_hdrbuf_t *hb)
 {
     if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
         return rv_am_send_observed(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs,
-                                   args);
-    return rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+                                   args, hb);
+    return rv_am_send_body(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args,
+                           hb);
 }
 
 int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
                gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args)
 {
-    return rv_am_send_i(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args);
+    rv_am_hdrbuf_t hb;
+    return rv_am_send_i(call, jr, chan, kind, handler, src, nbytes, dest, flags, nargs, args, &hb);
 }
 
-/* Collects a call's variadic handler arguments. */
+/* Collects a call's variadic handler arguments where its header goes: into the buffer hb it
+ * declares (a is hb.h.args). */
 #define RV_AM_ARGS(call, numargs, last, a)                                                  \
-    gex_AM_Arg_t a[RV_AM_MAX_ARGS + 1];                                                     \
+    rv_am_hdrbuf_t hb;                                                                      \
+    gex_AM_Arg_t *const a = hb.h.args;                                                      \
     do {                                                                                    \
         if (__builtin_expect((numargs) > RV_AM_MAX_ARGS, 0))                                \
             rv_fatal("%s: %u handler arguments exceed gex_AM_MaxArgs()=%u", call, numargs,  \
@@ -330,14 +352,20 @@ gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
     return jr;
 }
 
-struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
+/* A token that is not the running handler's (or NULL): the first of these that applies. */
+static __attribute__((noinline, noreturn)) void rv_am_rep_bad(const char *call, gex_Token_t tok)
 {
     RV_CHECK_INIT(call);
-    if (__builtin_expect(!tok, 0)) rv_fatal("%s: token is NULL", call);
-    /* The token lives only while its handler runs, on the thread running it. */
-    if (__builtin_expect(tok != rv_am_cur_token, 0))
-        rv_fatal("%s: the token is not that of the AM handler running on this thread; a Reply "
-                 "must be sent from inside its Request handler", call);
+    if (!tok) rv_fatal("%s: token is NULL", call);
+    rv_fatal("%s: the token is not that of the AM handler running on this thread; a Reply "
+             "must be sent from inside its Request handler", call);
+}
+
+struct rv_token *rv_am_rep_check(const char *call, gex_Token_t tok)
+{
+    /* The token lives only while its handler runs, on the thread running it: the running
+     * handler's token is not NULL, and a handler runs only after init. */
+    if (__builtin_expect(!tok || tok != rv_am_cur_token, 0)) rv_am_rep_bad(call, tok);
     if (__builtin_expect(!tok->is_req, 0))
         rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
     if (__builtin_expect(tok->replied, 0))
@@ -353,7 +381,7 @@ int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
     gex_Rank_t jr = rv_am_req_check(call, tm, rank);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs,
-                        a);
+                        a, &hb);
 }
 
 int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -365,7 +393,7 @@ int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_MEDIUM, handler, source_addr, nbytes, NULL,
-                      flags, numargs, a);
+                      flags, numargs, a, &hb);
 }
 
 int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
@@ -377,7 +405,7 @@ int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_LONG, handler, source_addr, nbytes, dest_addr,
-                      flags, numargs, a);
+                      flags, numargs, a, &hb);
 }
 
 int _rivet_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
@@ -387,7 +415,7 @@ int _rivet_am_reply_short(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t
     struct rv_token *t = rv_am_rep_check(call, token);
     RV_AM_ARGS(call, numargs, numargs, a);
     int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_SHORT, handler, NULL, 0, NULL, flags,
-                        numargs, a);
+                        numargs, a, &hb);
     if (rc) t->replied = 0;
     return rc;
 }
@@ -401,7 +429,7 @@ int _rivet_am_reply_medium(gex_Token_t token, gex_AM_Index_t handler, const void
     rv_am_lc(call, lc_opt, 1);
     RV_AM_ARGS(call, numargs, numargs, a);
     int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_MEDIUM, handler, source_addr, nbytes,
-                        NULL, flags, numargs, a);
+                        NULL, flags, numargs, a, &hb);
     if (rc) t->replied = 0;
     return rc;
 }
@@ -415,7 +443,7 @@ int _rivet_am_reply_long(gex_Token_t token, gex_AM_Index_t handler, const void *
     rv_am_lc(call, lc_opt, 1);
     RV_AM_ARGS(call, numargs, numargs, a);
     int rc = rv_am_send_i(call, t->src, RV_CHAN_REP, RV_AM_LONG, handler, source_addr, nbytes,
-                        dest_addr, flags, numargs, a);
+                        dest_addr, flags, numargs, a, &hb);
     if (rc) t->replied = 0;
     return rc;
 }

@@ -101,7 +101,7 @@ static inline size_t rv_am_hdr_fill(rv_am_hdr_t *h, unsigned kind, gex_AM_Index_
     h->pad = 0;
     h->nbytes = (uint32_t)nbytes;
     h->dest = (uint64_t)(uintptr_t)dest;
-    memcpy(h->args, args, nargs * sizeof *args);
+    if (args != h->args) memcpy(h->args, args, nargs * sizeof *args); /* else in place */
     if (nargs & 1) h->args[nargs] = 0;
     return RV_AM_HDR_BYTES(nargs);
 }

@@ -377,6 +377,7 @@ static void rv_coll_unlink(struct rv_coll_op *o)
     o->hnext = NULL;
     o->ct->active--;
     atomic_fetch_sub_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
+    rv_progress_note(-1);
 }
 
 /* RIVET_TRACE: a collective as an asynchronous span from its initiation to its completion
@@ -548,6 +549,7 @@ gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
     if (o->next) o->next->prev = o;
     rv_coll_active = o;
     atomic_fetch_add_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
+    rv_progress_note(1);
     int d = rv_coll_step(o);
     pthread_mutex_unlock(&rv_coll_lock);
     if (d) {

@@ -12,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include "core/progress.h"
 #include "core/slist.h"
 
 typedef struct rv_defer {
@@ -30,6 +31,7 @@ static inline void rv_defer_push(rv_defer_t *q, rv_slink_t *l)
     else q->head = l;
     q->tail = l;
     atomic_fetch_add_explicit(&q->n, 1, memory_order_release);
+    rv_progress_note(1);
     pthread_mutex_unlock(&q->lock);
 }
 
@@ -53,6 +55,7 @@ static inline void rv_defer_pop(rv_defer_t *q)
     q->head = q->head->next;
     if (!q->head) q->tail = NULL;
     atomic_fetch_sub_explicit(&q->n, 1, memory_order_relaxed);
+    rv_progress_note(-1);
 }
 
 #endif /* RV_DEFER_H */

@@ -12,6 +12,7 @@ static struct {
 } rv_hooks[RV_PROGRESS_HOOKS_MAX];
 static int rv_nhooks;
 static const atomic_int rv_always = 1;
+atomic_int rv_progress_pending;
 rv_poller_t rv_poller;
 
 void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending)
@@ -20,6 +21,7 @@ void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending)
     rv_hooks[rv_nhooks].fn = fn;
     rv_hooks[rv_nhooks].pending = pending ? pending : &rv_always;
     rv_nhooks++;
+    if (!pending) rv_progress_note(1);
 }
 
 /* The hooks with work pending. An idle hook costs one load, not a call: a poll that finds
@@ -32,12 +34,11 @@ static __attribute__((noinline)) int rv_poll_hooks(void)
     return n;
 }
 
-/* Whether any hook has work pending (loads only). */
+/* Whether any hook may have work pending: one load (rv_progress_pending, read relaxed as the
+ * hooks' own counts are: work noted late is done at the next poll). */
 static inline int rv_hooks_pending(void)
 {
-    for (int i = 0, k = rv_nhooks; i < k; i++)
-        if (atomic_load_explicit(rv_hooks[i].pending, memory_order_relaxed)) return 1;
-    return 0;
+    return atomic_load_explicit(&rv_progress_pending, memory_order_relaxed) != 0;
 }
 
 /* RIVET_STATS: the same, timed and counted. A poll inside a poll (a handler's send that waits

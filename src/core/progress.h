@@ -32,8 +32,17 @@ void _rivet_progress_wait_step(void);
  * how much work it did. Register at init only. */
 typedef int (*rv_progress_fn_t)(void);
 /* The hook runs only while *pending is not 0 (a count of the engine's deferred work, read
- * relaxed: a hook that runs late runs at the next poll); NULL: at every poll. */
+ * relaxed: a hook that runs late runs at the next poll); NULL: at every poll. Whoever changes
+ * *pending changes rv_progress_pending by the same amount (rv_progress_note). */
 void rv_progress_register(rv_progress_fn_t fn, const atomic_int *pending);
+/* The sum of every hook's *pending (a NULL pending counts 1 for good): the one word an idle
+ * poll reads instead of each hook's, so that polling with no deferred work stays a few loads
+ * however many engines registered hooks. */
+extern atomic_int rv_progress_pending;
+static inline void rv_progress_note(int delta)
+{
+    atomic_fetch_add_explicit(&rv_progress_pending, delta, memory_order_relaxed);
+}
 /* Polls only replies: used while a reply handler context waits for send space. */
 int rv_poll_replies(void);
 

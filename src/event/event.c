@@ -5,8 +5,9 @@
 #include "am/am_int.h"
 
 /* Set once this thread has passed the checks of an event call after init (outside a
- * handler): gasnetex.h's inline gex_Event_{Test,Wait}{,Some,All} then complete at once for
- * GEX_EVENT_INVALID outside a handler (as these functions would). */
+ * handler), and 0 while a handler runs on it (rv_am_deliver): gasnetex.h's inline
+ * gex_Event_{Test,Wait}{,Some,All} then complete at once for GEX_EVENT_INVALID outside a
+ * handler (as these functions would). */
 _Thread_local unsigned char _rivet_ev_ready;
 
 static inline int rv_event_done(const char *call, gex_Event_t ev)

@@ -159,14 +159,24 @@ static inline void rv_shm_self_used(rv_shm_t *s)
         __atomic_store_n(&s->self_used, 1, __ATOMIC_RELAXED);
 }
 
+/* A message with a payload: out of line, so that a header alone (AM Short) is pushed by a
+ * function that calls nothing (its frame stays small). */
+static __attribute__((noinline)) int rv_shm_push_pl(rv_shm_ring_t *r, size_t cap, const void *hdr,
+                                                    size_t hdrlen, const void *payload,
+                                                    size_t paylen)
+{
+    return rv_shm_ring_push(r, cap, hdr, hdrlen, payload, paylen);
+}
+
 static int rv_shm_send(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                        const void *payload, size_t paylen)
 {
     rv_shm_t *s = priv;
     RV_SHM_TSAN_SEND();
     if (__builtin_expect(peer == s->me, 0)) rv_shm_self_used(s);
-    return rv_shm_ring_push(s->out[peer * 2 + chan], s->cap, hdr, hdrlen, payload, paylen)
-               ? RV_TP_AGAIN : 0;
+    rv_shm_ring_t *r = s->out[peer * 2 + chan];
+    if (paylen) return rv_shm_push_pl(r, s->cap, hdr, hdrlen, payload, paylen) ? RV_TP_AGAIN : 0;
+    return rv_shm_ring_push(r, s->cap, hdr, hdrlen, NULL, 0) ? RV_TP_AGAIN : 0;
 }
 
 /* Negotiated-payload sends in place (transport.h: reserve/commit/unreserve). */
@@ -246,7 +256,8 @@ static inline int rv_shm_peek_ready(uint64_t *const *peek, uint32_t i)
 }
 
 /* A poll that finds nothing (most of them, in a wait loop) is one call-free pass over the
- * peers' rings: two loads each (the head word's address, kept by the drain, and the word). */
+ * peers' rings: two loads each (the head word's address, kept by the drain, and the word), one
+ * test per peer (its request and reply rings are neighbours in peek[]). */
 static int rv_shm_poll(void *priv, unsigned chan_mask)
 {
     rv_shm_t *s = priv;
@@ -254,8 +265,9 @@ static int rv_shm_poll(void *priv, unsigned chan_mask)
                          __atomic_load_n(&s->self_used, __ATOMIC_RELAXED), 0))
         return rv_shm_poll_all(s, chan_mask);
     uint64_t *const *peek = s->peek;
-    for (uint32_t i = 0, k = s->nscan; i < k; i++)
-        if (rv_shm_peek_ready(peek, i)) return rv_shm_poll_all(s, chan_mask);
+    for (uint32_t i = 0, k = s->nscan; i < k; i += 2)
+        if (rv_shm_peek_ready(peek, i) | rv_shm_peek_ready(peek, i + 1))
+            return rv_shm_poll_all(s, chan_mask);
     return 0;
 }
 

@@ -24,7 +24,7 @@ typedef struct rv_shm {
      * calls; my own two rings only once this process has sent itself something. */
     uint64_t      **peek;    /* [nscan] the word at each one's consumer head (relaxed atomic;
                               * the drain moves it): an idle look is two loads per ring */
-    uint32_t        nscan;
+    uint32_t        nscan;   /* two per peer: its request ring, then its reply ring */
     int             self_used; /* sticky; relaxed atomic */
 } rv_shm_t;
 
