@@ -167,12 +167,12 @@ static int rv_ofi_rxm_env(void)
     char dev[64], buf[32];
     int tcp_only = !rv_fabric_device(dev, sizeof dev);
     snprintf(buf, sizeof buf, "%zu", need);
-    if (!user_b && !user_e) {
+    if (!user_b && !user_e) { /* (unset or empty: an empty value is replaced, not kept) */
         if (tcp_only) {
-            setenv("FI_OFI_RXM_EAGER_LIMIT", buf, 0);
+            setenv("FI_OFI_RXM_EAGER_LIMIT", buf, 1);
             snprintf(buf, sizeof buf, "%u", (unsigned)RV_OFI_RXM_TCP_BUFFER);
         }
-        setenv("FI_OFI_RXM_BUFFER_SIZE", buf, 0);
+        setenv("FI_OFI_RXM_BUFFER_SIZE", buf, 1);
         /* each connection pre-posts (and clears) this many bounce buffers: 128 by default,
          * 8 MiB per peer at 64 KiB; 16 keep start-up fast and still stream */
         setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);

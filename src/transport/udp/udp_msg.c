@@ -835,11 +835,12 @@ int rv_udp_msg_open(rv_udp_t *u)
      * least 2 messages' worth of fragments. A datagram size chosen from the MTU is halved
      * (not below RV_UDP_DGRAM_MIN_AUTO) while the socket buffers cannot hold two messages'
      * fragments (a stock net.core.rmem_max of 208 KiB holds three 64 KiB datagrams): every rank
-     * computes the same from the job's smallest buffer and datagram size. */
+     * computes the same from the job's smallest buffer and datagram size. It stays a multiple
+     * of 8 (udp.c: the headers in the window's slots stay aligned). */
     size_t dg0 = u->dgram;
     while (!rv_cfg.UDP_DGRAM && u->dgram / 2 >= RV_UDP_DGRAM_MIN_AUTO &&
            rv_udp_buf_fit(u, u->dgram) < 2 * rv_udp_max_frags(u->dgram))
-        u->dgram /= 2;
+        u->dgram = (u->dgram / 2) & ~(size_t)7;
     if (u->dgram != dg0)
         rv_verbose(1, "udp: datagrams of %zu bytes, not %zu: the %u KiB socket buffers hold too "
                    "few of those (raise net.core.rmem_max and wmem_max)", u->dgram, dg0,
