@@ -165,10 +165,14 @@ static int rv_ofi_rxm_env(void)
     const char *b = getenv("FI_OFI_RXM_BUFFER_SIZE"), *e = getenv("FI_OFI_RXM_EAGER_LIMIT");
     int user_b = b && *b, user_e = e && *e;
     char dev[64], buf[32];
-    int tcp_only = !rv_fabric_device(dev, sizeof dev);
+    /* small bounce buffers need rxm's own eager limit (FI_OFI_RXM_EAGER_LIMIT, separate from
+     * the buffer size in the libfabric this was measured with, 1.17; older ones tie the two) */
+    uint32_t v = fi_version();
+    int small_bufs = !rv_fabric_device(dev, sizeof dev) &&
+                   (FI_MAJOR(v) > 1 || (FI_MAJOR(v) == 1 && FI_MINOR(v) >= 17));
     snprintf(buf, sizeof buf, "%zu", need);
     if (!user_b && !user_e) { /* (unset or empty: an empty value is replaced, not kept) */
-        if (tcp_only) {
+        if (small_bufs) {
             setenv("FI_OFI_RXM_EAGER_LIMIT", buf, 1);
             snprintf(buf, sizeof buf, "%u", (unsigned)RV_OFI_RXM_TCP_BUFFER);
         }

@@ -34,7 +34,7 @@ int rv_ofi_dl_load(const char **why)
     struct { void **fn; const char *name; } syms[] = {
         { (void **)&rv_ofi_fn.getinfo, "fi_getinfo" },   { (void **)&rv_ofi_fn.freeinfo, "fi_freeinfo" },
         { (void **)&rv_ofi_fn.dupinfo, "fi_dupinfo" },   { (void **)&rv_ofi_fn.fabric, "fi_fabric" },
-        { (void **)&rv_ofi_fn.strerror, "fi_strerror" },
+        { (void **)&rv_ofi_fn.strerror, "fi_strerror" }, { (void **)&rv_ofi_fn.version, "fi_version" },
     };
     for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
         *syms[i].fn = dlsym(lib, syms[i].name);

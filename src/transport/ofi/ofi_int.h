@@ -27,6 +27,7 @@ struct rv_ofi_fns {
     __typeof__(fi_dupinfo)  *dupinfo;
     __typeof__(fi_fabric)   *fabric;
     __typeof__(fi_strerror) *strerror;
+    __typeof__(fi_version)  *version;
 };
 extern struct rv_ofi_fns rv_ofi_fn;
 /* Loads libfabric once (every later call is cheap); 0, or -1 with the reason in *why. */
@@ -37,6 +38,7 @@ int rv_ofi_dl_load(const char **why);
 #define fi_dupinfo  (*rv_ofi_fn.dupinfo)
 #define fi_fabric   (*rv_ofi_fn.fabric)
 #define fi_strerror (*rv_ofi_fn.strerror)
+#define fi_version  (*rv_ofi_fn.version)
 #undef fi_allocinfo
 #define fi_allocinfo() fi_dupinfo(NULL)
 #endif
