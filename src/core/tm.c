@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* core/tm.c: the checks every layer makes on a team or TM-pair argument. */
+/* core/tm.c: the checks every layer makes on a team or TM-pair argument, and the allocator of
+ * the team objects the inline Put/Get path reads (rv_hot_calloc). */
 #include "core/core.h"
 
 #include <stdlib.h>
@@ -25,6 +26,8 @@ void rv_tm_pair_only_rma(const char *call, const char *what, const struct rv_tm 
              tm->pair_index, what);
 }
 
+/* 4 KiB: the period of L1 set indexing and of store-to-load address aliasing on x86, not
+ * GASNET_PAGESIZE */
 #define RV_HOT_PAGE ((size_t)4096)
 
 void *rv_hot_calloc(size_t n, size_t size, const char *what)
