@@ -63,11 +63,12 @@ extern "C" {
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
 /* Endpoints per process. The library has 33 (the primordial one and 32 RMA-only ones, as
- * GASNet's network conduits). A client built through the smp fragment (GASNET_CONDUIT_SMP)
- * sees 1, what GASNet's smp conduit reports, so clients that expect AM- or VIS-capable extra
- * endpoints from an smp conduit with several (GASNet's testtmpair) take their one-endpoint
- * path; gex_EP_Create still works for clients that want RMA-only endpoints there. */
-#if defined(GASNET_CONDUIT_SMP)
+ * GASNet's ofi and ucx conduits). A client built through the smp or udp fragment
+ * (GASNET_CONDUIT_SMP, GASNET_CONDUIT_UDP) sees 1, what GASNet's smp and udp conduits report,
+ * so clients that expect AM- or VIS-capable extra endpoints from a conduit with several
+ * (GASNet's testtmpair) take their one-endpoint path; gex_EP_Create still works for clients
+ * that want RMA-only endpoints there. */
+#if defined(GASNET_CONDUIT_SMP) || defined(GASNET_CONDUIT_UDP)
 #define GASNET_MAXEPS 1
 #else
 #define GASNET_MAXEPS 33
