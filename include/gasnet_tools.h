@@ -148,7 +148,7 @@ GASNETT_BEGIN_EXTERNC
         GASNET_RELEASE_VERSION_MINOR) "." _STRINGIFY(GASNET_RELEASE_VERSION_PATCH)         \
     ",SPEC=" _STRINGIFY(GASNETT_SPEC_VERSION_MAJOR) "." _STRINGIFY(                        \
         GASNETT_SPEC_VERSION_MINOR) ",PTR=" _STRINGIFY(__SIZEOF_POINTER__) "x8,nodebug,notrace,nostats"
-#define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() = GASNETI_MAX_THREADS */
+#define GASNETT_MAX_THREADS 256 /* = gex_System_QueryMaxThreads() of a PAR client */
 #define gasnett_performance_warning_str() ""
 
 /* ---- memory fences ------------------------------------------------------------------ */

@@ -63,11 +63,12 @@ extern "C" {
 #define GASNET_ALIGNED_SEGMENTS 0
 #define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
 /* Endpoints per process. The library has 33 (the primordial one and 32 RMA-only ones, as
- * GASNet's network conduits). A client built through the smp fragment (GASNET_CONDUIT_SMP)
- * sees 1, what GASNet's smp conduit reports, so clients that expect AM- or VIS-capable extra
- * endpoints from an smp conduit with several (GASNet's testtmpair) take their one-endpoint
- * path; gex_EP_Create still works for clients that want RMA-only endpoints there. */
-#if defined(GASNET_CONDUIT_SMP)
+ * GASNet's ofi and ucx conduits). A client built through the smp or udp fragment
+ * (GASNET_CONDUIT_SMP, GASNET_CONDUIT_UDP) sees 1, what GASNet's smp and udp conduits report,
+ * so clients that expect AM- or VIS-capable extra endpoints from a conduit with several
+ * (GASNet's testtmpair) take their one-endpoint path; gex_EP_Create still works for clients
+ * that want RMA-only endpoints there. */
+#if defined(GASNET_CONDUIT_SMP) || defined(GASNET_CONDUIT_UDP)
 #define GASNET_MAXEPS 1
 #else
 #define GASNET_MAXEPS 33
@@ -203,8 +204,16 @@ extern void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size, gex_Rank_t *n
                                        gex_Rank_t *host_set_size, gex_Rank_t *host_set_rank);
 extern uint64_t gex_System_QueryMaxThreads(void);
 /* The same limit as a constant. The name is GASNet's internal one, but real clients read it
- * (Chapel's comm layer sizes per-thread tables with it), so it is offered here too. */
+ * (Chapel's comm layer sizes per-thread tables with it), so it is offered here too.
+ * A GASNET_SEQ client promises a single thread, so it is told 1 (the spec's limit for SEQ,
+ * which GASNet's testgasnet asserts): the call is routed to an inline that says so. */
+#if GASNET_SEQ
+#define GASNETI_MAX_THREADS 1
+static inline uint64_t _rivet_seq_max_threads(void) { return GASNETI_MAX_THREADS; }
+#define gex_System_QueryMaxThreads _rivet_seq_max_threads
+#else
 #define GASNETI_MAX_THREADS 256
+#endif
 /* This rank's jobrank and the job's size under GASNet's internal names, which GASNet's own
  * tests read (testlegacy); values, not variables. */
 #define gasneti_mynode (gex_System_QueryJobRank())

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/core/core_maxeps_smp.c: built as the smp fragment builds clients (GASNET_CONDUIT_SMP),
- * a client sees GASNET_MAXEPS 1, as on GASNet's smp conduit, and takes the one-endpoint path
+ * or the udp one (GASNET_CONDUIT_UDP: core_maxeps_udp), a client sees GASNET_MAXEPS 1, as on
+ * GASNet's smp and udp conduits, and takes the one-endpoint path
  * of GASNet's testtmpair: AM (Short, Medium, Long, negotiated Medium and Long) and RMA through
  * gex_TM_Pair(primordial endpoint, 0) to the next rank, each answered by a Reply; data, source
  * ranks and Long destinations checked. */
 #include "rv_test.h"
 
-#if !defined(GASNET_CONDUIT_SMP) || GASNET_MAXEPS != 1
-#error "built through the smp fragment, GASNET_MAXEPS must be 1 (GASNet's smp conduit's value)"
+#if !(defined(GASNET_CONDUIT_SMP) || defined(GASNET_CONDUIT_UDP)) || GASNET_MAXEPS != 1
+#error "built through the smp or udp fragment, GASNET_MAXEPS must be 1 (GASNet's smp and udp conduits' value)"
 #endif
 
 enum { H_PING = GEX_AM_INDEX_BASE, H_PONG, H_MPING, H_MPONG, H_LPING, H_LPONG };

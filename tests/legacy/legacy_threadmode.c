@@ -2,7 +2,8 @@
 /* tests/legacy/legacy_threadmode.c: the client's threading-mode choice. Built four times: with
  * -DGASNET_SEQ, -DGASNET_PARSYNC, with "#define GASNET_PAR" (no value) in the source, and with
  * nothing (GASNET_PAR by default). The chosen macro is 1, the others are undefined, the
- * configuration string names the mode, and a put/get round trip works in every mode. */
+ * configuration string names the mode, gex_System_QueryMaxThreads() is 1 only in SEQ, and a
+ * put/get round trip works in every mode. */
 #ifdef RVT_DEFINE_PAR_EMPTY
 #define GASNET_PAR /* the empty definition a client may write: must not clash */
 #endif
@@ -37,6 +38,17 @@ int main(int argc, char **argv)
     RVT_CHECK(strstr(GASNET_CONFIG_STRING, ",THREADMODEL=" MODE ",") != NULL,
               "GASNET_CONFIG_STRING '%s' does not name THREADMODEL=%s", GASNET_CONFIG_STRING,
               MODE);
+    /* SEQ promises one thread: the limit says 1 there, more than 1 otherwise (testgasnet) */
+#if defined(GASNET_SEQ)
+    RVT_CHECK(gex_System_QueryMaxThreads() == 1, "SEQ: gex_System_QueryMaxThreads() is %llu",
+              (unsigned long long)gex_System_QueryMaxThreads());
+#else
+    RVT_CHECK(gex_System_QueryMaxThreads() > 1, "%s: gex_System_QueryMaxThreads() is %llu", MODE,
+              (unsigned long long)gex_System_QueryMaxThreads());
+#endif
+    RVT_CHECK(gex_System_QueryMaxThreads() == GASNETI_MAX_THREADS,
+              "%s: GASNETI_MAX_THREADS %d is not gex_System_QueryMaxThreads() %llu", MODE,
+              (int)GASNETI_MAX_THREADS, (unsigned long long)gex_System_QueryMaxThreads());
     gasnet_seginfo_t *si = calloc(gasnet_nodes(), sizeof *si);
     RVT_OK(gasnet_getSegmentInfo(si, (int)gasnet_nodes()));
     gasnet_node_t peer = (gasnet_mynode() + 1) % gasnet_nodes();
