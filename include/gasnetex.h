@@ -634,11 +634,6 @@ extern __thread unsigned char _rivet_ev_ready;
  * since then it has started no NBI operation the library counts and opened no access region
  * (the library clears it then): an NBI sync outside a handler has nothing to do. */
 extern __thread unsigned char _rivet_nbi_idle;
-/* Blocking RMA that completed at once polls every 64th time on its thread: the count of such
- * calls left before the next poll, minus one (_rivet_rma_tick_poll resets it). */
-extern __thread int _rivet_rma_tick;
-extern void _rivet_rma_tick_poll(void);
-
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
 /* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: take the
  * library path. */
@@ -685,23 +680,19 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
 static inline __attribute__((always_inline)) void _rivet_rma_copy(int to_seg, char *seg,
                                                                   void *loc, size_t n)
 {
-    switch (n) {
-    case 8: _RIVET_RMA_WORD(uint64_t)
-    case 4: _RIVET_RMA_WORD(uint32_t)
-    case 1: _RIVET_RMA_WORD(uint8_t)
-    case 2: _RIVET_RMA_WORD(uint16_t)
-    default: break;
-    }
+    /* a run-time size above a word (testlarge's rows) costs one compare, not the switch's
+     * three or four */
+    if (n <= 8) switch (n) {
+        case 8: _RIVET_RMA_WORD(uint64_t)
+        case 4: _RIVET_RMA_WORD(uint32_t)
+        case 1: _RIVET_RMA_WORD(uint8_t)
+        case 2: _RIVET_RMA_WORD(uint16_t)
+        default: break;
+        }
     if (to_seg) memcpy(seg, loc, n);
     else memcpy(loc, seg, n);
 }
 #undef _RIVET_RMA_WORD
-
-static inline __attribute__((always_inline)) int _rivet_rma_sync_direct(void)
-{
-    if (__builtin_expect(--_rivet_rma_tick < 0, 0)) _rivet_rma_tick_poll();
-    return 0;
-}
 
 /* The copy to/from a mapped peer's segment (remote: the address there, local: the buffer
  * here; to_seg a Put): 1 when done here, 0 when the library must do it. */
@@ -721,7 +712,7 @@ _rivet_rma_put_blocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *sr
 {
     if (__builtin_expect(!_rivet_rma_try(1, tm, rank, dest, src, nbytes, flags), 0))
         return (gex_RMA_PutBlocking)(tm, rank, dest, src, nbytes, flags);
-    return _rivet_rma_sync_direct();
+    return 0;
 }
 
 static inline __attribute__((always_inline)) int
@@ -730,7 +721,7 @@ _rivet_rma_get_blocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, siz
 {
     if (__builtin_expect(!_rivet_rma_try(0, tm, rank, src, dest, nbytes, flags), 0))
         return (gex_RMA_GetBlocking)(tm, dest, rank, src, nbytes, flags);
-    return _rivet_rma_sync_direct();
+    return 0;
 }
 
 /* NB and NBI: a copy to a mapped peer is complete (locally and remotely) on return, so it

@@ -292,24 +292,13 @@ rv_rma_get(const char *call, gex_TM_t tm, void *dest, gex_Rank_t rank, void *src
     return rv_rma_get_body(call, tm, dest, rank, src, nbytes, is_nbi, flags);
 }
 
-/* Blocking calls make progress: one that waits polls while it waits; one that completed at
- * once (a copy to a mapped peer) polls every RV_RMA_POLL_EVERY-th time on its thread, so a
- * loop of blocking RMA runs the handlers of AMs that arrive meanwhile (docs/completion.md,
- * "Progress") at the cost of a thread-local count down (one decrement and a sign test). */
-#define RV_RMA_POLL_EVERY 64 /* gasnetex.h's inline blocking Put/Get counts the same way */
-_Thread_local int _rivet_rma_tick; /* shared with those inline paths: calls left - 1 */
-
-void _rivet_rma_tick_poll(void)
-{
-    _rivet_rma_tick = RV_RMA_POLL_EVERY - 1;
-    rv_poll();
-}
-
+/* A blocking call that must wait polls while it waits (gex_Event_Wait); one that completed
+ * at once (a copy to a mapped peer) makes no progress, as in GASNet-EX (docs/completion.md,
+ * "Progress"): a loop of such calls costs no more than the copies. */
 static inline int rv_rma_sync(gex_Event_t ev)
 {
     if (ev == GEX_EVENT_NO_OP) return 1;
     if (ev != GEX_EVENT_INVALID) gex_Event_Wait(ev);
-    else if (__builtin_expect(--_rivet_rma_tick < 0, 0)) _rivet_rma_tick_poll();
     return 0;
 }
 
