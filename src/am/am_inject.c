@@ -57,7 +57,7 @@ static __attribute__((noinline)) int rv_am_xmit_wait(rv_tp_send_fn send, gex_Ran
             if (tries++) return 1;
             continue;
         }
-        if (n == 0 && rv_job.idle_yield) sched_yield();
+        if (n == 0 && rv_idle_should_yield()) sched_yield();
     } while (send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0);
     return 0;
 }

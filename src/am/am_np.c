@@ -72,7 +72,7 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
                 RV_STAT_INC(RV_ST_AM_IMM_REFUSED);
                 return GEX_AM_SRCDESC_NO_OP;
             }
-            if (n == 0 && rv_job.idle_yield) sched_yield();
+            if (n == 0 && rv_idle_should_yield()) sched_yield();
         }
         reserved = 1;
     } else if (!addr) {
