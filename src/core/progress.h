@@ -4,6 +4,7 @@
 #ifndef RV_PROGRESS_H
 #define RV_PROGRESS_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include "core/job.h"
 
@@ -52,6 +53,21 @@ static inline int rv_wait_crowded(void)
 static inline int rv_idle_should_yield(void)
 {
     return rv_job.idle_yield || rv_wait_crowded();
+}
+/* For the library's own wait loops (e.g. a send waiting for room): after a poll that found
+ * nothing, count the thread as waiting (once; *waiting 0 -> 1) and yield if
+ * rv_idle_should_yield(); rv_wait_uncount(waiting) when the loop ends. */
+static inline void rv_wait_idle(int *waiting)
+{
+    if (!*waiting) {
+        *waiting = 1;
+        atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
+    }
+    if (rv_idle_should_yield()) sched_yield();
+}
+static inline void rv_wait_uncount(int waiting)
+{
+    if (waiting) atomic_fetch_sub_explicit(&rv_waiters, 1, memory_order_relaxed);
 }
 /* Engines with deferred work (e.g. sends refused for lack of room) register a
  * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
