@@ -872,11 +872,19 @@ static inline __attribute__((always_inline)) int _rivet_nbi_test(gex_EC_t mask, 
 #define gex_NBI_Test(mask, flags) _rivet_nbi_test(mask, flags)
 #endif /* inline fast paths */
 
-/* Spin-poll until cond is true; polls for progress and yields when idle if oversubscribed (or
- * over a network transport that asks for it: RIVET_WAIT_MODE, docs/env.md). */
+/* Spin-poll until cond is true; polls for progress and yields when idle if oversubscribed, if
+ * more threads wait than there are cores for them, or over a network transport that asks for
+ * it (RIVET_WAIT_MODE, docs/env.md). The step counts this thread as waiting at its first idle
+ * poll; _rivet_wait_end uncounts it. (_rivet_progress_wait_step: the step of older headers.) */
 extern void _rivet_progress_wait_step(void);
-#define GASNET_BLOCKUNTIL(cond) \
-    do { while (!(cond)) _rivet_progress_wait_step(); } while (0)
+extern void _rivet_wait_step(int *_waiting);
+extern void _rivet_wait_end(void);
+#define GASNET_BLOCKUNTIL(cond)                                  \
+    do {                                                         \
+        int _rivet_waiting = 0;                                  \
+        while (!(cond)) _rivet_wait_step(&_rivet_waiting);       \
+        if (_rivet_waiting) _rivet_wait_end();                   \
+    } while (0)
 
 #ifdef RV_BUILDING_LIBRIVET
 #pragma GCC visibility pop

@@ -48,7 +48,7 @@ static __attribute__((noinline)) int rv_am_xmit_wait(rv_tp_send_fn send, gex_Ran
                                                      size_t hl, const void *pl, size_t pn,
                                                      gex_Flags_t flags)
 {
-    int tries = 0;
+    int tries = 0, waiting = 0;
     do {
         RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
         if ((flags & GEX_FLAG_IMMEDIATE) && (h->kind & RV_AM_F_INTERNAL)) return 1;
@@ -57,8 +57,9 @@ static __attribute__((noinline)) int rv_am_xmit_wait(rv_tp_send_fn send, gex_Ran
             if (tries++) return 1;
             continue;
         }
-        if (n == 0 && rv_job.idle_yield) sched_yield();
+        if (n == 0) rv_wait_idle(&waiting);
     } while (send(rv_tp.priv, jr, chan, h, hl, pl, pn) != 0);
+    rv_wait_uncount(waiting);
     return 0;
 }
 

@@ -97,7 +97,7 @@ static void rv_am_long_done(rv_tp_cmpl_t *c, unsigned ev)
 static inline void rv_am_long_step(unsigned chan)
 {
     int n = chan == RV_CHAN_REP ? rv_poll_replies() : rv_poll();
-    if (n == 0 && rv_job.oversubscribed) sched_yield();
+    if (n == 0 && (rv_job.oversubscribed || rv_wait_crowded())) sched_yield();
 }
 
 static int64_t rv_am_long_now_ns(void)

@@ -62,7 +62,7 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
          * polls like a send; under GEX_FLAG_IMMEDIATE one poll and one retry, then a no-op. */
         unsigned chan = is_reply ? RV_CHAN_REP : RV_CHAN_REQ;
         size_t hl = RV_AM_HDR_BYTES(numargs);
-        int tries = 0;
+        int tries = 0, waiting = 0;
         while (!(addr = rv_tp.ops.reserve(rv_tp.priv, jr, chan, hl, size))) {
             RV_STAT_INC(RV_ST_AM_SEND_AGAIN);
             int n = rv_am_xmit_poll(chan);
@@ -72,8 +72,9 @@ static gex_AM_SrcDesc_t rv_am_prepare(const char *call, int is_reply, unsigned k
                 RV_STAT_INC(RV_ST_AM_IMM_REFUSED);
                 return GEX_AM_SRCDESC_NO_OP;
             }
-            if (n == 0 && rv_job.idle_yield) sched_yield();
+            if (n == 0) rv_wait_idle(&waiting);
         }
+        rv_wait_uncount(waiting);
         reserved = 1;
     } else if (!addr) {
         if (size > rv_sd_cap) {

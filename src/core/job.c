@@ -4,7 +4,9 @@
 #include "core/job_int.h"
 #include "boot/boot.h"
 
+#include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -112,10 +114,16 @@ void rv_job_init(const rv_boot_info_t *bi)
     else
         rv_fatal("environment: RIVET_WAIT_MODE=%s is not one of spin, yield, auto", rv_cfg.WAIT_MODE);
     rv_job.idle_yield = rv_job.oversubscribed;
+    /* threads waiting x ranks here > cores: waiting threads share the cores, so they yield */
+    rv_job.wait_cap = strcmp(rv_cfg.WAIT_MODE, "spin") ? cpus / (int)rv_job.host_size : INT_MAX;
 
+    char crowd[64] = "";
+    if (!rv_job.oversubscribed && rv_job.wait_cap != INT_MAX)
+        snprintf(crowd, sizeof crowd, ": wait loops yield while over %d thread(s) here wait",
+                 rv_job.wait_cap);
     rv_verbose(1, "job of %u ranks on %u host(s), %u neighbourhood(s); %u rank(s) here on %d cpu(s)%s",
                n, rv_job.host_count, rv_job.nbrhd_count, rv_job.host_size, cpus,
-               rv_job.oversubscribed ? ": wait loops yield" : "");
+               rv_job.oversubscribed ? ": wait loops yield" : crowd);
 }
 
 int rv_job_all_ok(int ok)

@@ -25,6 +25,9 @@ typedef struct rv_job {
     int       idle_yield;     /* wait loops yield the CPU after an idle poll: oversubscribed,
                                * RIVET_WAIT_MODE=yield, or (auto) a transport whose poll is a
                                * system call anyway asked for it (transport/ofi) */
+    int       wait_cap;       /* RIVET_WAIT_MODE=auto: idle wait loops also yield once more
+                               * threads of this process wait than cores / ranks here
+                               * (rv_waiters, core/progress.h); spin: INT_MAX */
 } rv_job_t;
 
 extern rv_job_t rv_job;

@@ -70,20 +70,40 @@ int rv_poll_replies(void)
     return rv_poller.poll(rv_poller.priv, RV_CHAN_MASK(RV_CHAN_REP));
 }
 
-/* Wait loops poll; when ranks outnumber cores (or the transport asked for it: rv_job_t
- * idle_yield) an idle poll gives the core away, so the rank we are waiting for gets to run, and
- * a transport that can wait for traffic (rv_poller.idle) may block for a while when nothing
- * happens for long. */
-void _rivet_progress_wait_step(void)
+/* Wait loops poll; when ranks outnumber cores, or waiting threads do (rv_wait_crowded), or the
+ * transport asked for it (rv_job_t idle_yield), an idle poll gives the core away, so the rank
+ * or thread we are waiting for gets to run, and a transport that can wait for traffic
+ * (rv_poller.idle) may block for a while when nothing happens for long. The count costs a
+ * single-threaded wait two uncontended atomics, and only once its first poll found nothing. */
+atomic_int rv_waiters;
+
+static inline void rv_wait_step(int *waiting)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
     if (__builtin_expect(rv_am_in_handler(), 0))
         rv_fatal("a wait loop (GASNET_BLOCKUNTIL, gex_Event_Wait, ...) ran inside an AM handler; "
                  "handlers may not poll or wait");
     if (rv_poll() == 0) {
-        if (rv_job.idle_yield) sched_yield();
+        if (!*waiting) {
+            *waiting = 1;
+            atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
+        }
+        if (rv_idle_should_yield()) sched_yield();
         if (rv_poller.idle) rv_poller.idle(rv_poller.priv);
     }
+}
+
+void _rivet_wait_step(int *waiting) { rv_wait_step(waiting); }
+
+void _rivet_wait_end(void)
+{
+    atomic_fetch_sub_explicit(&rv_waiters, 1, memory_order_relaxed);
+}
+
+void _rivet_progress_wait_step(void)
+{
+    int counted = 1; /* an old caller never says when its wait ends: not counted */
+    rv_wait_step(&counted);
 }
 
 int gasnet_AMPoll(void)

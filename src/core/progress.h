@@ -4,7 +4,9 @@
 #ifndef RV_PROGRESS_H
 #define RV_PROGRESS_H
 
+#include <sched.h>
 #include <stdatomic.h>
+#include "core/job.h"
 
 /* Message channels. Requests and replies travel separately so that a reply can
  * always be drained without running request handlers (deadlock freedom). */
@@ -25,8 +27,48 @@ extern rv_poller_t rv_poller;
 /* Polls the transport once (all channels). Returns messages handled. */
 int rv_poll(void);
 /* One step of a wait loop: poll, and when that found nothing, yield the CPU if
- * rv_job.idle_yield and let the transport block briefly (rv_poller.idle) if it wants. */
+ * rv_idle_should_yield() and let the transport block briefly (rv_poller.idle) if it wants.
+ * _rivet_wait_step counts the calling thread in rv_waiters at its first idle poll (*waiting
+ * 0 -> 1); the loop that passed it calls _rivet_wait_end() after the wait if *waiting is set
+ * (GASNET_BLOCKUNTIL, gasnetex.h; RV_WAIT_UNTIL). _rivet_progress_wait_step (the old entry,
+ * for programs built against an older gasnetex.h) counts nobody. */
 void _rivet_progress_wait_step(void);
+void _rivet_wait_step(int *waiting);
+void _rivet_wait_end(void);
+#define RV_WAIT_UNTIL(cond)                                  \
+    do {                                                     \
+        int rv_waiting_ = 0;                                 \
+        while (!(cond)) _rivet_wait_step(&rv_waiting_);      \
+        if (rv_waiting_) _rivet_wait_end();                  \
+    } while (0)
+/* Threads of this process inside a wait loop that found nothing to do. When they outnumber
+ * the cores this process may count on (rv_job.wait_cap: cores / ranks on this host), idle
+ * polls yield: client threads spinning on 2 cores (each retrying the transport's lock) would
+ * otherwise starve the one thread that makes progress for whole scheduler slices. */
+extern atomic_int rv_waiters;
+static inline int rv_wait_crowded(void)
+{
+    return atomic_load_explicit(&rv_waiters, memory_order_relaxed) > rv_job.wait_cap;
+}
+static inline int rv_idle_should_yield(void)
+{
+    return rv_job.idle_yield || rv_wait_crowded();
+}
+/* For the library's own wait loops (e.g. a send waiting for room): after a poll that found
+ * nothing, count the thread as waiting (once; *waiting 0 -> 1) and yield if
+ * rv_idle_should_yield(); rv_wait_uncount(waiting) when the loop ends. */
+static inline void rv_wait_idle(int *waiting)
+{
+    if (!*waiting) {
+        *waiting = 1;
+        atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
+    }
+    if (rv_idle_should_yield()) sched_yield();
+}
+static inline void rv_wait_uncount(int waiting)
+{
+    if (waiting) atomic_fetch_sub_explicit(&rv_waiters, 1, memory_order_relaxed);
+}
 /* Engines with deferred work (e.g. sends refused for lack of room) register a
  * hook that rv_poll() runs; it must not block, poll or run handlers, and returns
  * how much work it did. Register at init only. */

@@ -34,11 +34,16 @@ static inline int rv_event_check_ctx(const char *call)
     return 0;
 }
 
-/* One step of a wait: inside a handler only replies and completions are polled. */
-static inline void rv_event_wait_step(int in_handler)
+/* One step of a wait: inside a handler only replies and completions are polled. *waiting:
+ * the thread is counted in rv_waiters (core/progress.h); the wait ends with rv_event_wait_end. */
+static inline void rv_event_wait_step(int in_handler, int *waiting)
 {
     if (__builtin_expect(in_handler, 0)) rv_event_handler_wait_step();
-    else _rivet_progress_wait_step();
+    else _rivet_wait_step(waiting);
+}
+static inline void rv_event_wait_end(int waiting)
+{
+    if (waiting) _rivet_wait_end();
 }
 
 /* The array forms: flags are reserved and must be 0. */
@@ -57,8 +62,9 @@ int gex_Event_Test(gex_Event_t event)
 
 void gex_Event_Wait(gex_Event_t event)
 {
-    int in_handler = rv_event_check_ctx("gex_Event_Wait");
-    while (!rv_event_done("gex_Event_Wait", event)) rv_event_wait_step(in_handler);
+    int in_handler = rv_event_check_ctx("gex_Event_Wait"), waiting = 0;
+    while (!rv_event_done("gex_Event_Wait", event)) rv_event_wait_step(in_handler, &waiting);
+    rv_event_wait_end(waiting);
 }
 
 /* One pass over the array: completed entries become GEX_EVENT_INVALID.
@@ -87,12 +93,13 @@ int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
     size_t live, done;
-    int in_handler = rv_event_check_array("gex_Event_WaitSome", flags);
+    int in_handler = rv_event_check_array("gex_Event_WaitSome", flags), waiting = 0;
     for (;;) {
         rv_event_scan("gex_Event_WaitSome", pevent, numevents, &live, &done);
-        if (done || !live) return;
-        rv_event_wait_step(in_handler);
+        if (done || !live) break;
+        rv_event_wait_step(in_handler, &waiting);
     }
+    rv_event_wait_end(waiting);
 }
 
 int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
@@ -106,12 +113,13 @@ int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags)
 {
     size_t live, done;
-    int in_handler = rv_event_check_array("gex_Event_WaitAll", flags);
+    int in_handler = rv_event_check_array("gex_Event_WaitAll", flags), waiting = 0;
     for (;;) {
         rv_event_scan("gex_Event_WaitAll", pevent, numevents, &live, &done);
-        if (done == live) return;
-        rv_event_wait_step(in_handler);
+        if (done == live) break;
+        rv_event_wait_step(in_handler, &waiting);
     }
+    rv_event_wait_end(waiting);
 }
 
 gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category)

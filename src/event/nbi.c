@@ -79,7 +79,7 @@ static __attribute__((noinline)) void rv_nbi_in_handler(const char *call, int wa
 
 void rv_event_handler_wait_step(void)
 {
-    if (rv_poll_replies() == 0 && rv_job.idle_yield) sched_yield();
+    if (rv_poll_replies() == 0 && rv_idle_should_yield()) sched_yield();
 }
 
 __attribute__((noinline)) void rv_event_sync_in_handler(const char *name)
@@ -128,7 +128,7 @@ void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags)
         rv_nbi_in_handler("gex_NBI_Wait", 1, event_mask);
         while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) rv_event_handler_wait_step();
     } else {
-        while (!rv_nbi_idle(&rv_nbi_thread, event_mask)) _rivet_progress_wait_step();
+        RV_WAIT_UNTIL(rv_nbi_idle(&rv_nbi_thread, event_mask));
     }
     rv_nbi_note_idle();
 }

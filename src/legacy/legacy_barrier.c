@@ -44,7 +44,7 @@ void _rivet_legacy_try_poll(void)
 {
     RV_CHECK_INIT("gasnet_try_syncnb");
     if (rv_am_in_handler()) return;
-    if (rv_poll() == 0 && rv_job.idle_yield) sched_yield();
+    if (rv_poll() == 0 && rv_idle_should_yield()) sched_yield();
 }
 
 void gasnet_barrier_notify(int id, int flags)

@@ -27,7 +27,7 @@ static void rv_rma_native_done(rv_tp_cmpl_t *c, unsigned ev)
 
 static inline void rv_rma_native_wait_step(void)
 {
-    if (rv_poll() == 0 && rv_job.idle_yield) sched_yield();
+    if (rv_poll() == 0 && rv_idle_should_yield()) sched_yield();
 }
 
 rv_rma_op_t *rv_rma_native_start(int is_get, gex_Rank_t jr, gex_EP_Index_t epidx, void *local,
