@@ -11,7 +11,8 @@
 #                                    remove DIR; always exit 0
 # Needs root (the daemons run as root here) and Debian's munge, slurmctld, slurmd and
 # slurm-client with the mpi/pmix or mpi/pmi2 plugin (of a bootstrap this build has); a test
-# whose plugin is missing skips by itself. RIVET_TEST_SLURM=0 skips. Every wait is bounded.
+# whose plugin is missing skips by itself. RIVET_TEST_SLURM=0 skips. Every wait is bounded,
+# all of them together well below boot_slurm_start's ctest TIMEOUT.
 set -u
 cmd=$1 dir=$2
 
@@ -122,12 +123,13 @@ timeout 20 slurmctld -f "$SLURM_CONF" >"$dir/slurmctld.out" 2>&1 ||
     skip "slurmctld did not start: $(tail -n 3 "$dir/slurmctld.out" "$dir/slurmctld.log" 2>/dev/null | tr '\n' ' ')"
 timeout 20 slurmd -f "$SLURM_CONF" >"$dir/slurmd.out" 2>&1 ||
     skip "slurmd did not start: $(tail -n 3 "$dir/slurmd.out" "$dir/slurmd.log" 2>/dev/null | tr '\n' ' ')"
-i=0
-while [ $i -lt 30 ]; do
+# 30 s of wall time, however long each sinfo takes (the steps' bounds add up to about 3
+# minutes, under the test's TIMEOUT: a slow cluster skips, it never times out)
+end=$(($(date +%s) + 30))
+while [ "$(date +%s)" -lt $end ]; do
     state=$(timeout 5 sinfo -h -o %t 2>/dev/null)
     case $state in idle*|mix*|alloc*) break ;; esac
     sleep 1
-    i=$((i + 1))
 done
 case $state in idle*|mix*|alloc*) ;;
     *) skip "the node did not come up within 30 s (sinfo: '${state:-no answer}'; $(tail -n 2 "$dir/slurmd.log" 2>/dev/null | tr '\n' ' '))" ;;
