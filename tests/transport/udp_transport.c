@@ -233,9 +233,14 @@ static void test_retx(void)
     const rv_udp_stats_t *st = &u->st;
     uint64_t resent = st->retx_timeout + st->retx_fast;
     RVT_CHECK(st->aid_dropped > 0, "the loss aid dropped nothing");
-    RVT_CHECK(resent <= 2 * st->aid_dropped + 50, "%llu datagrams resent for %llu lost: "
-              "retransmission resends more than what was lost", (unsigned long long)resent,
-              (unsigned long long)st->aid_dropped);
+    /* fast retransmissions follow SACKs of what was lost; a timeout also fires when the peer
+     * is descheduled (np 4 on 2 cores: 646 of 40004 once), so those are allowed 2.5% of the
+     * traffic on top: a storm that resends everything still fails */
+    RVT_CHECK(st->retx_fast <= 2 * st->aid_dropped + 50, "%llu fast retransmissions for %llu "
+              "lost", (unsigned long long)st->retx_fast, (unsigned long long)st->aid_dropped);
+    RVT_CHECK(resent <= 2 * st->aid_dropped + st->data_out / 40 + 50, "%llu datagrams resent "
+              "for %llu lost: retransmission resends more than what was lost",
+              (unsigned long long)resent, (unsigned long long)st->aid_dropped);
     /* tail-loss probes: a peer descheduled for longer than the probe timeout draws one
      * needlessly (one per stream and silence), so they are bounded by the traffic, not the loss */
     RVT_CHECK(st->tlp <= st->data_out / 20, "%llu tail-loss probes for %llu datagrams",
