@@ -30,17 +30,12 @@ int rv_poll(void);
  * rv_idle_should_yield() and let the transport block briefly (rv_poller.idle) if it wants.
  * _rivet_wait_step counts the calling thread in rv_waiters at its first idle poll (*waiting
  * 0 -> 1); the loop that passed it calls _rivet_wait_end() after the wait if *waiting is set
- * (GASNET_BLOCKUNTIL, gasnetex.h; RV_WAIT_UNTIL). _rivet_progress_wait_step (the old entry,
- * for programs built against an older gasnetex.h) counts nobody. */
+ * (GASNET_BLOCKUNTIL, gasnetex.h; RV_WAIT_UNTIL). _rivet_progress_wait_step counts nobody
+ * (programs built against an older gasnetex.h, and the ofi/ucx atomic retry loops). */
 void _rivet_progress_wait_step(void);
 void _rivet_wait_step(int *waiting);
 void _rivet_wait_end(void);
-#define RV_WAIT_UNTIL(cond)                                  \
-    do {                                                     \
-        int rv_waiting_ = 0;                                 \
-        while (!(cond)) _rivet_wait_step(&rv_waiting_);      \
-        if (rv_waiting_) _rivet_wait_end();                  \
-    } while (0)
+#define RV_WAIT_UNTIL(cond) GASNET_BLOCKUNTIL(cond) /* the same loop, inside the library */
 /* Threads of this process inside a wait loop that found nothing to do. When they outnumber
  * the cores this process may count on (rv_job.wait_cap: cores / ranks on this host), idle
  * polls yield: client threads spinning on 2 cores (each retrying the transport's lock) would
