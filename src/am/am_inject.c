@@ -42,7 +42,6 @@ typedef int (*rv_tp_send_fn)(void *, gex_Rank_t, unsigned, const void *, size_t,
 
 /* rv_am_xmit's send found no room: out of line, so that the send that goes through at once
  * keeps a small frame. */
-
 static __attribute__((noinline)) int rv_am_xmit_wait(rv_tp_send_fn send, gex_Rank_t jr,
                                                      unsigned chan, const rv_am_hdr_t *h,
                                                      size_t hl, const void *pl, size_t pn,
