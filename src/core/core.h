@@ -53,6 +53,10 @@ struct rv_tm {
     struct rv_client *client;
     struct rv_ep     *ep;
     gex_Flags_t       flags;
+    /* size when rma_flat is the table placed in this struct (RV_TM_TABLE_OFF: the primordial
+     * team's), else 0: the inline paths index that table with no load of rma_flat. Set with
+     * release after rma_flat (rv_tm_flat_set). */
+    gex_Rank_t        rma_n;
     void             *cdata;
     gex_Rank_t        rank, size;
     gex_Rank_t       *jobranks;   /* [size] team rank -> jobrank; NULL for the identity */
@@ -124,6 +128,11 @@ struct rv_token;
 extern _Thread_local struct rv_token *rv_am_cur_token;
 static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
 
+/* The primordial team (rv_client_g->tm0) is allocated with room for the primordial
+ * endpoint's segment table (rv_job.size entries) at this offset (gasnetex.h's
+ * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
+#define RV_TM_TABLE_OFF 128
+
 /* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
  * once made, stays where it is: rma_flat is set once, by rv_tm_flat_track when the tm is
  * made (or its rma_map set) if its table exists by then, else by the rv_tm_flat_refresh that
@@ -134,6 +143,8 @@ static inline void rv_tm_flat_set(struct rv_tm *tm)
     const rv_segmap_t *flat =
         tm->rma_map && !tm->jobranks ? __atomic_load_n(tm->rma_map, __ATOMIC_ACQUIRE) : NULL;
     __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELEASE);
+    int here = flat && (uintptr_t)flat == (uintptr_t)tm + RV_TM_TABLE_OFF;
+    __atomic_store_n(&tm->rma_n, here ? tm->size : 0, __ATOMIC_RELEASE);
 }
 /* rv_tm_flat_track: sets rma_flat now, or (a tm that follows a table not made yet: rma_map set,
  * jobranks NULL) lists the tm for the rv_tm_flat_refresh after the table appears; call it once
@@ -154,10 +165,6 @@ void rv_tm_flat_refresh(void);
  * out of memory. Free with rv_hot_free (core/tm.c). */
 void *rv_hot_calloc(size_t n, size_t size, const char *what);
 
-/* The primordial team (rv_client_g->tm0) is allocated with room for the primordial
- * endpoint's segment table (rv_job.size entries) at this offset (gasnetex.h's
- * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
-#define RV_TM_TABLE_OFF 128
 static inline rv_segmap_t *rv_tm0_table(struct rv_tm *tm0) {
     return (rv_segmap_t *)(void *)((char *)tm0 + RV_TM_TABLE_OFF);
 }

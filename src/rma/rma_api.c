@@ -19,6 +19,7 @@ static int rv_rma_mapped_fast;
     _Static_assert(offsetof(a, f) == offsetof(b, f) && sizeof(((a *)0)->f) ==                 \
                    sizeof(((b *)0)->f), "gasnetex.h's " #b " does not mirror " #a "." #f)
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_map);
+RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_n);
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, size);
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, jobranks);
 RV_SAME_FIELD(struct rv_tm, struct _rivet_tm_head, rma_flat);

@@ -69,16 +69,21 @@ int main(int argc, char **argv)
     char *mine = rvt_seg_addr(rvt_me, 0), *theirs = rvt_seg_addr(peer, 0);
     rvt_barrier();
 
-    /* Put/Get of 1..64 bytes into the right neighbour's segment, slot 64 * n */
+    /* Put/Get of 1..136 bytes into the right neighbour's segment, slot 8192 + 160 * n (zero
+     * before) */
     long puts = 0, gets = 0;
-    uint8_t src[64], back[64];
-    for (size_t n = 1; n <= 64; n++) {
+    uint8_t src[136], back[144];
+    /* every size the inline copy treats apart: words, 8/16-byte pieces, memcpy from 65 */
+    for (size_t n = 1; n <= 136; n++) {
         rvt_fill(src, n, n * 31 + rvt_me);
-        gex_RMA_PutBlocking(rvt_tm, peer, theirs + 64 * n, src, n, 0);
+        gex_RMA_PutBlocking(rvt_tm, peer, theirs + 8192 + 160 * n, src, n, 0);
         memset(back, 0, sizeof back);
-        gex_RMA_GetBlocking(rvt_tm, back, peer, theirs + 64 * n, n, 0);
+        gex_RMA_GetBlocking(rvt_tm, back, peer, theirs + 8192 + 160 * n, n, 0);
         RVT_CHECK(!memcmp(back, src, n), "%zu-byte put/get round trip differs", n);
-        puts++, gets++;
+        gex_RMA_GetBlocking(rvt_tm, back, peer, theirs + 8192 + 160 * n, n + 8, 0);
+        for (size_t i = n; i < n + 8; i++)
+            RVT_CHECK(back[i] == 0, "%zu-byte put wrote byte %zu past its end", n, i - n);
+        puts++, gets += 2;
     }
     uint64_t w = 0x0123456789abcdefull + rvt_me, r = 0;
     gex_RMA_PutBlocking(rvt_tm, peer, theirs + 8, &w, 8, 0);
