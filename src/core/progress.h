@@ -30,8 +30,8 @@ int rv_poll(void);
  * rv_idle_should_yield() and let the transport block briefly (rv_poller.idle) if it wants.
  * _rivet_wait_step counts the calling thread in rv_waiters at its first idle poll (*waiting
  * 0 -> 1); the loop that passed it calls _rivet_wait_end() after the wait if *waiting is set
- * (GASNET_BLOCKUNTIL, gasnetex.h; RV_WAIT_UNTIL). _rivet_progress_wait_step counts nobody
- * (programs built against an older gasnetex.h, and the ofi/ucx atomic retry loops). */
+ * (GASNET_BLOCKUNTIL, gasnetex.h; RV_WAIT_UNTIL; the ofi/ucx atomic retry loops).
+ * _rivet_progress_wait_step counts nobody (programs built against an older gasnetex.h). */
 void _rivet_progress_wait_step(void);
 void _rivet_wait_step(int *waiting);
 void _rivet_wait_end(void);

@@ -271,6 +271,13 @@ static ssize_t rv_ofi_amo_post(rv_ofi_t *o, rv_ofi_amo_t *c, const rv_ofi_amo_ma
     }
 }
 
+/* Ends a wait counted by _rivet_wait_step (if it counted one); returns rc. */
+static inline int rv_ofi_amo_wait_end(int waiting, int rc)
+{
+    if (waiting) _rivet_wait_end();
+    return rc;
+}
+
 /* Starts op on the word at owner address tgt of jobrank jr (every peer, the caller included,
  * goes through the provider: NIC and CPU atomics never mix on a domain's data).
  * Ordering: GEX_FLAG_AD_REL issues a full fence before posting, so the calling thread's earlier
@@ -289,9 +296,10 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
                  rv_ratomic_dt_name(dt));
     const int immediate = (flags & GEX_FLAG_IMMEDIATE) != 0;
     rv_ofi_amo_t *c;
+    int waiting = 0; /* counted among the process's waiting threads (core/progress.h) */
     while (!(c = rv_ofi_amo_get(o))) { /* every context in flight: completions free them */
-        if (immediate) return 1;
-        _rivet_progress_wait_step();
+        if (immediate) return rv_ofi_amo_wait_end(waiting, 1);
+        _rivet_wait_step(&waiting);
     }
     c->op = ao;
     c->size = (uint8_t)rv_ratomic_size(dt);
@@ -311,11 +319,12 @@ static int rv_ofi_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
     while ((rc = rv_ofi_amo_post(o, c, &m, jr, tgt, FI_COMPLETION)) == -FI_EAGAIN) {
         if (immediate) {
             rv_ofi_amo_put(o, c);
-            return 1;
+            return rv_ofi_amo_wait_end(waiting, 1);
         }
         RV_OFI_COUNT(o, amo_again, 1);
-        _rivet_progress_wait_step();
+        _rivet_wait_step(&waiting);
     }
+    rv_ofi_amo_wait_end(waiting, 0);
     if (__builtin_expect(rc != 0, 0)) {
         rv_ofi_peer_failed((int)-rc);
         rv_fatal("ofi: native atomic (opcode 0x%x on %s) to rank %u failed: %s", (unsigned)op,

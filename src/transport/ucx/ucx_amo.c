@@ -83,10 +83,15 @@ static int rv_ucx_amo_issue(gex_Rank_t jr, uintptr_t tgt, gex_DT_t dt, gex_OP_t 
     if (__builtin_expect(p->dead != 0, 0)) rv_ucx_peer_lost(u, jr, p->dead, "atomic");
     const int immediate = (flags & GEX_FLAG_IMMEDIATE) != 0;
     rv_ucx_rop_t *c;
+    int waiting = 0; /* counted among the process's waiting threads (core/progress.h) */
     while (!(c = rv_ucx_rop_take(u))) { /* every slot in flight: completions free them */
-        if (immediate) return 1;
-        _rivet_progress_wait_step();
+        if (immediate) {
+            if (waiting) _rivet_wait_end();
+            return 1;
+        }
+        _rivet_wait_step(&waiting);
     }
+    if (waiting) _rivet_wait_end();
     unsigned size = rv_ratomic_size(dt);
     uint64_t opd = a, res = 0;
     switch (m.arg) {
