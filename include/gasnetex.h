@@ -694,8 +694,12 @@ typedef long long _rivet_v16 __attribute__((vector_size(16)));
 #if !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Warray-bounds"
+#if __GNUC__ >= 7
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+#if __GNUC__ >= 11
 #pragma GCC diagnostic ignored "-Wstringop-overread"
+#endif
 #endif
 static inline __attribute__((always_inline)) void _rivet_copy_9_64(char *d, const char *s,
                                                                    size_t n)
