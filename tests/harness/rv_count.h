@@ -85,6 +85,9 @@ static inline void *rvt_next(const char *name)
                  gex_OP_t opcode, T operand1, T operand2, gex_Flags_t flags),                 \
                 (ad, result_p, tgt_rank, tgt_addr, opcode, operand1, operand2, flags))
 #define RVT_COUNT_gex_AD_OpNB_U64(c) RVT_COUNT_AD_(gex_Event_t, OpNB, U64, uint64_t, c)
+#define RVT_COUNT_gex_AD_OpNBI_U64(c) RVT_COUNT_AD_(int, OpNBI, U64, uint64_t, c)
+#define RVT_COUNT_gex_AD_OpNB_DBL(c) RVT_COUNT_AD_(gex_Event_t, OpNB, DBL, double, c)
+#define RVT_COUNT_gex_AD_OpNBI_DBL(c) RVT_COUNT_AD_(int, OpNBI, DBL, double, c)
 #define RVT_COUNT_gex_AD_OpNBI_I32(c) RVT_COUNT_AD_(int, OpNBI, I32, int32_t, c)
 
 /* Event and NBI syncs */
