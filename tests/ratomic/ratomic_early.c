@@ -5,39 +5,18 @@
  * fetched value and every final value is checked: U64 and DBL, (F)ADD with the opcode as a
  * literal and as a run-time value, SWAP and FCAS, on a team whose ranks are reversed too.
  * The program defines the library's gex_AD_OpNB/NBI_{U64,DBL}, counting each call and handing
- * it on (dlsym RTLD_NEXT): exactly each domain's first operation may reach the library, every
+ * it on (rv_count.h): exactly each domain's first operation may reach the library, every
  * later one must be done inline (so the test fails if the inline path stays off);
  * RIVET_RATOMIC=ref: every one reaches it. */
 #define _GNU_SOURCE 1
-#include "rv_test.h"
+#include "rv_count.h"
 #include <gasnet_ratomic.h>
-#include <dlfcn.h>
 
 static long n_lib; /* library atomic entry points reached */
-
-#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
-#define RVT_AD_FNS(DT, T)                                                                     \
-    gex_Event_t (gex_AD_OpNB_##DT)(gex_AD_t ad, T * result_p, gex_Rank_t tgt_rank,            \
-                                   void *tgt_addr, gex_OP_t opcode, T operand1, T operand2,   \
-                                   gex_Flags_t flags)                                         \
-    {                                                                                         \
-        n_lib++;                                                                              \
-        return RVT_NEXT("gex_AD_OpNB_" #DT,                                                   \
-                        gex_Event_t (*)(gex_AD_t, T *, gex_Rank_t, void *, gex_OP_t, T, T,    \
-                                        gex_Flags_t))(ad, result_p, tgt_rank, tgt_addr,       \
-                                                      opcode, operand1, operand2, flags);     \
-    }                                                                                         \
-    int (gex_AD_OpNBI_##DT)(gex_AD_t ad, T * result_p, gex_Rank_t tgt_rank, void *tgt_addr,  \
-                            gex_OP_t opcode, T operand1, T operand2, gex_Flags_t flags)       \
-    {                                                                                         \
-        n_lib++;                                                                              \
-        return RVT_NEXT("gex_AD_OpNBI_" #DT,                                                  \
-                        int (*)(gex_AD_t, T *, gex_Rank_t, void *, gex_OP_t, T, T,            \
-                                gex_Flags_t))(ad, result_p, tgt_rank, tgt_addr, opcode,       \
-                                              operand1, operand2, flags);                     \
-    }
-RVT_AD_FNS(U64, uint64_t)
-RVT_AD_FNS(DBL, double)
+RVT_COUNT(gex_AD_OpNB_U64, n_lib)
+RVT_COUNT(gex_AD_OpNBI_U64, n_lib)
+RVT_COUNT(gex_AD_OpNB_DBL, n_lib)
+RVT_COUNT(gex_AD_OpNBI_DBL, n_lib)
 
 #define ITERS 2000
 

@@ -7,52 +7,21 @@
  * gasnetex.h's inline Put/Get index (rma_flat, read through the header's mirror struct; NULL
  * before), as one made after the segment does; the reversed team keeps the jobrank lookup.
  * Blocking, NB and NBI Put/Get through each reach no library entry point (the program defines
- * them, counting each call and handing it on, dlsym RTLD_NEXT) and move the right bytes.
+ * them, counting each call and handing it on: rv_count.h) and move the right bytes.
  * RIVET_RMA=ref: no table anywhere, and every call reaches the library. "threads": as
  * "publish", while a second thread makes TM-pairs to every endpoint index (the library lists
  * those whose table does not exist yet, and the publish's table creation walks that list: under
  * TSan a walk that skipped the list's lock is a reported race); afterwards the pairs to indices
  * 0 and 1 hold their table, the others none. */
 #define _GNU_SOURCE 1
-#include "rv_test.h"
-#include <dlfcn.h>
+#include "rv_count.h"
 #include <pthread.h>
 
 static long n_lib; /* library Put/Get entry points reached */
-
-#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
-int (gex_RMA_PutBlocking)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
-                          size_t nbytes, gex_Flags_t flags)
-{
-    n_lib++;
-    return RVT_NEXT("gex_RMA_PutBlocking", int (*)(gex_TM_t, gex_Rank_t, void *, const void *,
-                                                    size_t, gex_Flags_t))(tm, rank, dest, src,
-                                                                          nbytes, flags);
-}
-int (gex_RMA_GetBlocking)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
-                          gex_Flags_t flags)
-{
-    n_lib++;
-    return RVT_NEXT("gex_RMA_GetBlocking", int (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
-                                                    gex_Flags_t))(tm, dest, rank, src, nbytes,
-                                                                  flags);
-}
-int (gex_RMA_PutNBI)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
-                     gex_Event_t *lc_opt, gex_Flags_t flags)
-{
-    n_lib++;
-    return RVT_NEXT("gex_RMA_PutNBI", int (*)(gex_TM_t, gex_Rank_t, void *, const void *, size_t,
-                                               gex_Event_t *, gex_Flags_t))(tm, rank, dest, src,
-                                                                            nbytes, lc_opt, flags);
-}
-gex_Event_t (gex_RMA_GetNB)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
-                            gex_Flags_t flags)
-{
-    n_lib++;
-    return RVT_NEXT("gex_RMA_GetNB", gex_Event_t (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
-                                                      gex_Flags_t))(tm, dest, rank, src, nbytes,
-                                                                    flags);
-}
+RVT_COUNT(gex_RMA_PutBlocking, n_lib)
+RVT_COUNT(gex_RMA_GetBlocking, n_lib)
+RVT_COUNT(gex_RMA_PutNBI, n_lib)
+RVT_COUNT(gex_RMA_GetNB, n_lib)
 
 static const void *flat_of(gex_TM_t tm)
 {

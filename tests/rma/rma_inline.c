@@ -2,56 +2,21 @@
 /* tests/rma/rma_inline.c: the inline fast paths of gasnetex.h / gasnet_ratomic.h (blocking
  * Put/Get to a mapped peer, gex_AD_Op{NB,NBI}_<DT> on CPU atomics, gex_Event_Wait of
  * GEX_EVENT_INVALID). This program defines the library's entry points itself, counting each
- * call and handing it on (dlsym RTLD_NEXT): a call the inline path completes never reaches
+ * call and handing it on (rv_count.h): a call the inline path completes never reaches
  * them. Checks: the data and fetched values are right for constant and run-time sizes and
  * opcodes; mapped peers take no library call (RIVET_RMA=ref: every Put/Get does); flags, an
  * unmapped case and the first Event_Wait of a thread still go to the library. (A blocking
  * Put/Get that is a copy does not poll, as in GASNet-EX: docs/completion.md.) */
 #define _GNU_SOURCE 1
-#include "rv_test.h"
+#include "rv_count.h"
 #include <gasnet_ratomic.h>
-#include <dlfcn.h>
 
 static long n_put, n_get, n_nb, n_nbi, n_wait;
-
-#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
-int (gex_RMA_PutBlocking)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
-                          size_t nbytes, gex_Flags_t flags)
-{
-    n_put++;
-    return RVT_NEXT("gex_RMA_PutBlocking", int (*)(gex_TM_t, gex_Rank_t, void *, const void *,
-                                                    size_t, gex_Flags_t))(tm, rank, dest, src,
-                                                                          nbytes, flags);
-}
-int (gex_RMA_GetBlocking)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
-                          gex_Flags_t flags)
-{
-    n_get++;
-    return RVT_NEXT("gex_RMA_GetBlocking", int (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
-                                                    gex_Flags_t))(tm, dest, rank, src, nbytes,
-                                                                  flags);
-}
-gex_Event_t (gex_AD_OpNB_U64)(gex_AD_t ad, uint64_t *r, gex_Rank_t k, void *a, gex_OP_t op,
-                              uint64_t x, uint64_t y, gex_Flags_t f)
-{
-    n_nb++;
-    return RVT_NEXT("gex_AD_OpNB_U64", gex_Event_t (*)(gex_AD_t, uint64_t *, gex_Rank_t, void *,
-                                                        gex_OP_t, uint64_t, uint64_t,
-                                                        gex_Flags_t))(ad, r, k, a, op, x, y, f);
-}
-int (gex_AD_OpNBI_I32)(gex_AD_t ad, int32_t *r, gex_Rank_t k, void *a, gex_OP_t op, int32_t x,
-                       int32_t y, gex_Flags_t f)
-{
-    n_nbi++;
-    return RVT_NEXT("gex_AD_OpNBI_I32", int (*)(gex_AD_t, int32_t *, gex_Rank_t, void *, gex_OP_t,
-                                                 int32_t, int32_t, gex_Flags_t))(ad, r, k, a, op,
-                                                                                 x, y, f);
-}
-void (gex_Event_Wait)(gex_Event_t ev)
-{
-    n_wait++;
-    RVT_NEXT("gex_Event_Wait", void (*)(gex_Event_t))(ev);
-}
+RVT_COUNT(gex_RMA_PutBlocking, n_put)
+RVT_COUNT(gex_RMA_GetBlocking, n_get)
+RVT_COUNT(gex_AD_OpNB_U64, n_nb)
+RVT_COUNT(gex_AD_OpNBI_I32, n_nbi)
+RVT_COUNT(gex_Event_Wait, n_wait)
 
 static volatile size_t v_eight = 8, v_three = 3;
 static volatile gex_OP_t v_fadd = GEX_OP_FADD, v_fmult = GEX_OP_FMULT, v_add = GEX_OP_ADD;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/rma/rma_inline_nb.c: gasnetex.h's inline NB/NBI Put/Get and its inline event and NBI
  * syncs (gex_Event_{Test,Wait}{,Some,All}, gex_NBI_{Test,Wait}). The program defines the
- * library's entry points itself, counting each call and handing it on (dlsym RTLD_NEXT): a call
+ * library's entry points itself, counting each call and handing it on (rv_count.h): a call
  * the inline path completes never reaches them. Checks, for constant and run-time sizes: the
  * data is right; a mapped peer's NB/NBI Put/Get takes no library call and returns
  * GEX_EVENT_INVALID, a gex_Event_t* lc_opt is set to GEX_EVENT_INVALID; NBI ops inside an access
@@ -11,74 +11,22 @@
  * handler the syncs go to the library. Built a second time with RIVET_NO_INLINE
  * (rma_inline_nb_off): then every call reaches the library. RIVET_RMA=ref: every Put/Get does. */
 #define _GNU_SOURCE 1
-#include "rv_test.h"
-#include <dlfcn.h>
+#include "rv_count.h"
 
 static long n_putnb, n_getnb, n_putnbi, n_getnbi, n_wait, n_test, n_waitall, n_waitsome,
     n_testall, n_testsome, n_nbiwait, n_nbitest;
-
-#define RVT_NEXT(name, type) ((type)dlsym(RTLD_NEXT, name))
-gex_Event_t (gex_RMA_PutNB)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
-                            size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
-{
-    n_putnb++;
-    return RVT_NEXT("gex_RMA_PutNB", gex_Event_t (*)(gex_TM_t, gex_Rank_t, void *, const void *,
-                                                      size_t, gex_Event_t *, gex_Flags_t))(
-        tm, rank, dest, src, nbytes, lc_opt, flags);
-}
-gex_Event_t (gex_RMA_GetNB)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
-                            gex_Flags_t flags)
-{
-    n_getnb++;
-    return RVT_NEXT("gex_RMA_GetNB", gex_Event_t (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
-                                                      gex_Flags_t))(tm, dest, rank, src, nbytes,
-                                                                    flags);
-}
-int (gex_RMA_PutNBI)(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
-                     gex_Event_t *lc_opt, gex_Flags_t flags)
-{
-    n_putnbi++;
-    return RVT_NEXT("gex_RMA_PutNBI", int (*)(gex_TM_t, gex_Rank_t, void *, const void *, size_t,
-                                               gex_Event_t *, gex_Flags_t))(tm, rank, dest, src,
-                                                                            nbytes, lc_opt, flags);
-}
-int (gex_RMA_GetNBI)(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
-                     gex_Flags_t flags)
-{
-    n_getnbi++;
-    return RVT_NEXT("gex_RMA_GetNBI", int (*)(gex_TM_t, void *, gex_Rank_t, void *, size_t,
-                                               gex_Flags_t))(tm, dest, rank, src, nbytes, flags);
-}
-void (gex_Event_Wait)(gex_Event_t ev)
-{
-    n_wait++;
-    RVT_NEXT("gex_Event_Wait", void (*)(gex_Event_t))(ev);
-}
-int (gex_Event_Test)(gex_Event_t ev)
-{
-    n_test++;
-    return RVT_NEXT("gex_Event_Test", int (*)(gex_Event_t))(ev);
-}
-#define RVT_ARRAY_FN(ret, name, counter)                                                      \
-    ret (name)(gex_Event_t * pev, size_t n, gex_Flags_t flags)                                \
-    {                                                                                         \
-        counter++;                                                                            \
-        return RVT_NEXT(#name, ret (*)(gex_Event_t *, size_t, gex_Flags_t))(pev, n, flags);   \
-    }
-RVT_ARRAY_FN(void, gex_Event_WaitAll, n_waitall)
-RVT_ARRAY_FN(void, gex_Event_WaitSome, n_waitsome)
-RVT_ARRAY_FN(int, gex_Event_TestAll, n_testall)
-RVT_ARRAY_FN(int, gex_Event_TestSome, n_testsome)
-void (gex_NBI_Wait)(gex_EC_t mask, gex_Flags_t flags)
-{
-    n_nbiwait++;
-    RVT_NEXT("gex_NBI_Wait", void (*)(gex_EC_t, gex_Flags_t))(mask, flags);
-}
-int (gex_NBI_Test)(gex_EC_t mask, gex_Flags_t flags)
-{
-    n_nbitest++;
-    return RVT_NEXT("gex_NBI_Test", int (*)(gex_EC_t, gex_Flags_t))(mask, flags);
-}
+RVT_COUNT(gex_RMA_PutNB, n_putnb)
+RVT_COUNT(gex_RMA_GetNB, n_getnb)
+RVT_COUNT(gex_RMA_PutNBI, n_putnbi)
+RVT_COUNT(gex_RMA_GetNBI, n_getnbi)
+RVT_COUNT(gex_Event_Wait, n_wait)
+RVT_COUNT(gex_Event_Test, n_test)
+RVT_COUNT(gex_Event_WaitAll, n_waitall)
+RVT_COUNT(gex_Event_WaitSome, n_waitsome)
+RVT_COUNT(gex_Event_TestAll, n_testall)
+RVT_COUNT(gex_Event_TestSome, n_testsome)
+RVT_COUNT(gex_NBI_Wait, n_nbiwait)
+RVT_COUNT(gex_NBI_Test, n_nbitest)
 
 #ifdef RIVET_NO_INLINE
 #define INLINE_ON 0
