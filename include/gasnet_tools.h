@@ -22,9 +22,24 @@
 #define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
 #define GASNETT_RELEASE_VERSION_PATCH GASNET_RELEASE_VERSION_PATCH
 
-/* Every build of librivet is thread-safe, so the tools always are. */
-#ifndef GASNETT_THREAD_SAFE
+/* Thread safety, decided as GASNet decides it for its clients: a GASNET_SEQ client (one
+ * thread calls GASNet, and Rivet runs AM handlers only inside that thread's GASNet calls,
+ * never from threads or signals of its own) or a tools client that defines
+ * GASNETT_THREAD_SINGLE gets GASNETT_THREAD_SINGLE: its gasnett_atomic*_t operations are
+ * ordinary loads and stores (see "atomics" below). Everyone else (PAR, PARSYNC, tools
+ * clients) gets GASNETT_THREAD_SAFE; so does a SEQ client that defines GASNETT_THREAD_SAFE.
+ * librivet itself is thread-safe in every mode. */
+#if defined(GASNETT_THREAD_SAFE) && defined(GASNETT_THREAD_SINGLE)
+#error "define at most one of GASNETT_THREAD_SAFE and GASNETT_THREAD_SINGLE"
+#endif
+#if !defined(GASNETT_THREAD_SAFE) && (defined(GASNET_SEQ) || defined(GASNETT_THREAD_SINGLE))
+#undef GASNETT_THREAD_SINGLE
+#define GASNETT_THREAD_SINGLE 1
+#define GASNETT_THREAD_MODEL SEQ
+#else
+#undef GASNETT_THREAD_SAFE
 #define GASNETT_THREAD_SAFE 1
+#define GASNETT_THREAD_MODEL PAR
 #endif
 
 #ifdef __cplusplus
@@ -301,13 +316,108 @@ static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
         return r;                                                                         \
     }
 
+/* The single-threaded forms (GASNETT_THREAD_SINGLE): the read-modify-writes are a load and
+ * a store, each a single untorn access (relaxed atomic, no lock prefix), so they are atomic
+ * with respect to nothing but program order, which is all a single-threaded client can
+ * observe; README-tools promises no more (the regular atomics are architecturally atomic
+ * only in thread-safe mode, never signal-safe, never across processes). The fence flags keep
+ * their meaning: PRE bits fence before the load, POST bits after the store (on x86-64 the
+ * read and write fences are compiler barriers; a full MB is a real fence). */
+static inline __attribute__((__always_inline__)) void rv_tools_st_pre(int f)
+{
+    if ((f & GASNETT_ATOMIC_MB_PRE) == GASNETT_ATOMIC_MB_PRE) RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+    else if (f & GASNETT_ATOMIC_WMB_PRE) RV_TOOLS_FENCE(__ATOMIC_RELEASE);
+    else if (f & GASNETT_ATOMIC_RMB_PRE) RV_TOOLS_FENCE(__ATOMIC_ACQUIRE);
+}
+static inline __attribute__((__always_inline__)) void rv_tools_st_post(int f, int result)
+{
+    int acq = (f & GASNETT_ATOMIC_RMB_POST) || ((f & GASNETT_ATOMIC_RMB_POST_IF_TRUE) && result) ||
+              ((f & GASNETT_ATOMIC_RMB_POST_IF_FALSE) && !result);
+    int rel = (f & GASNETT_ATOMIC_WMB_POST) != 0;
+    if (acq && rel) RV_TOOLS_FENCE(__ATOMIC_SEQ_CST);
+    else if (acq) RV_TOOLS_FENCE(__ATOMIC_ACQUIRE);
+    else if (rel) RV_TOOLS_FENCE(__ATOMIC_RELEASE);
+}
+#define RV_TOOLS_ST_LD(p) __atomic_load_n(&(p)->ctr, __ATOMIC_RELAXED)
+#define RV_TOOLS_ST_ST(p, v) __atomic_store_n(&(p)->ctr, (v), __ATOMIC_RELAXED)
+#define RV_TOOLS_ST_ATOMIC_OPS(P, T, V)                                                    \
+    static inline __attribute__((__always_inline__)) void P##_set(T *p, V v, int f)      \
+    {                                                                                     \
+        rv_tools_pre(f);                                                                  \
+        __atomic_store_n(&p->ctr, v, (f & RV_TOOLS_PRE) ? __ATOMIC_RELEASE : __ATOMIC_RELAXED); \
+        rv_tools_store_post(f);                                                           \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_read(T *p, int f)             \
+    {                                                                                     \
+        rv_tools_load_pre(f);                                                             \
+        V v = __atomic_load_n(&p->ctr, (f & RV_TOOLS_POST) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED); \
+        rv_tools_post(f);                                                                 \
+        return v;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_add(T *p, V v, int f)         \
+    {                                                                                     \
+        rv_tools_st_pre(f);                                                               \
+        V r = (V)(RV_TOOLS_ST_LD(p) + v);                                                 \
+        RV_TOOLS_ST_ST(p, r);                                                             \
+        rv_tools_st_post(f, 0);                                                           \
+        return r;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_subtract(T *p, V v, int f)    \
+    {                                                                                     \
+        rv_tools_st_pre(f);                                                               \
+        V r = (V)(RV_TOOLS_ST_LD(p) - v);                                                 \
+        RV_TOOLS_ST_ST(p, r);                                                             \
+        rv_tools_st_post(f, 0);                                                           \
+        return r;                                                                         \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) void P##_increment(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_add(p, 1, f);                                                           \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) void P##_decrement(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_subtract(p, 1, f);                                                      \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) int P##_decrement_and_test(T *p, int f) \
+    {                                                                                     \
+        rv_tools_st_pre(f);                                                               \
+        V r = (V)(RV_TOOLS_ST_LD(p) - 1u);                                                \
+        RV_TOOLS_ST_ST(p, r);                                                             \
+        rv_tools_st_post(f, r == 0);                                                      \
+        return r == 0;                                                                    \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) int P##_compare_and_swap(            \
+        T *p, V oldval, V newval, int f)                                                  \
+    {                                                                                     \
+        rv_tools_st_pre(f);                                                               \
+        int ok = RV_TOOLS_ST_LD(p) == oldval;                                             \
+        if (ok) RV_TOOLS_ST_ST(p, newval);                                                \
+        rv_tools_st_post(f, ok);                                                          \
+        return ok;                                                                        \
+    }                                                                                     \
+    static inline __attribute__((__always_inline__)) V P##_swap(T *p, V newval, int f)   \
+    {                                                                                     \
+        rv_tools_st_pre(f);                                                               \
+        V r = RV_TOOLS_ST_LD(p);                                                          \
+        RV_TOOLS_ST_ST(p, newval);                                                        \
+        rv_tools_st_post(f, 0);                                                           \
+        return r;                                                                         \
+    }
+/* the regular atomics' operations: single-threaded forms in a GASNETT_THREAD_SINGLE client,
+ * hardware atomics otherwise (strong atomics are hardware atomics always) */
+#ifdef GASNETT_THREAD_SINGLE
+#define RV_TOOLS_REGULAR_OPS RV_TOOLS_ST_ATOMIC_OPS
+#else
+#define RV_TOOLS_REGULAR_OPS RV_TOOLS_ATOMIC_OPS
+#endif
+
 /* Fixed-width atomics: exactly the natural storage of uint32_t / uint64_t. */
 typedef struct { uint32_t ctr; } gasnett_atomic32_t;
 typedef struct { uint64_t ctr; } gasnett_atomic64_t;
 #define gasnett_atomic32_init(v) { (uint32_t)(v) }
 #define gasnett_atomic64_init(v) { (uint64_t)(v) }
-RV_TOOLS_ATOMIC_OPS(gasnett_atomic32, gasnett_atomic32_t, uint32_t)
-RV_TOOLS_ATOMIC_OPS(gasnett_atomic64, gasnett_atomic64_t, uint64_t)
+RV_TOOLS_REGULAR_OPS(gasnett_atomic32, gasnett_atomic32_t, uint32_t)
+RV_TOOLS_REGULAR_OPS(gasnett_atomic64, gasnett_atomic64_t, uint64_t)
 
 /* gasnett_atomic_t: the general counter, of the width GASNet gives it: 32 bits wherever
  * 32-bit atomics are lock-free hardware operations (x86-64, AArch64, POWER, RISC-V, ...),
@@ -336,10 +446,10 @@ typedef gasnett_atomic64_t gasnett_atomic_t;
 #endif
 #define gasnett_atomic_init(v) { (gasnett_atomic_val_t)(v) }
 #define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(gasnett_atomic_val_t)(v))
-RV_TOOLS_ATOMIC_OPS(gasnett_atomic, gasnett_atomic_t, gasnett_atomic_val_t)
+RV_TOOLS_REGULAR_OPS(gasnett_atomic, gasnett_atomic_t, gasnett_atomic_val_t)
 
-/* Strong atomics: the ordinary ones are already lock-free hardware atomics, which are
- * atomic in single-threaded programs and safe in signal handlers too. */
+/* Strong atomics: lock-free hardware atomics in every mode, atomic in single-threaded
+ * programs and safe in signal handlers too. */
 typedef gasnett_atomic_t gasnett_strongatomic_t;
 typedef gasnett_atomic_val_t gasnett_strongatomic_val_t;
 typedef gasnett_atomic_sval_t gasnett_strongatomic_sval_t;
@@ -514,6 +624,23 @@ extern uint64_t gasnett_checksum(const void *p, int numbytes);
 extern int gasnett_count0s_uint32_t(uint32_t x);
 extern int gasnett_count0s_uint64_t(uint64_t x);
 extern int gasnett_count0s_uintptr_t(uintptr_t x);
+/* the word forms inline (the functions remain, for their addresses): a byte of x is zero
+ * iff the high bit of its byte in ~(((x & 0x7f..) + 0x7f..) | x | 0x7f..) is set (the add
+ * never carries across bytes); a multiply sums those bits */
+static inline __attribute__((__always_inline__)) int _rivet_count0s_u64(uint64_t x)
+{
+    uint64_t t = ~(((x & 0x7F7F7F7F7F7F7F7Full) + 0x7F7F7F7F7F7F7F7Full) | x |
+                   0x7F7F7F7F7F7F7F7Full);
+    return (int)(((t >> 7) * 0x0101010101010101ull) >> 56);
+}
+#define gasnett_count0s_uint64_t(x) _rivet_count0s_u64((uint64_t)(x))
+#define gasnett_count0s_uint32_t(x) \
+    _rivet_count0s_u64((uint64_t)(uint32_t)(x) | 0xFFFFFFFF00000000ull)
+#if UINTPTR_MAX > 0xFFFFFFFFu
+#define gasnett_count0s_uintptr_t(x) _rivet_count0s_u64((uint64_t)(uintptr_t)(x))
+#else
+#define gasnett_count0s_uintptr_t(x) gasnett_count0s_uint32_t((uint32_t)(uintptr_t)(x))
+#endif
 extern size_t gasnett_count0s(const void *p, size_t numbytes);
 extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
                                    size_t numbytes);

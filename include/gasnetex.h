@@ -126,10 +126,16 @@ extern char *gasnet_getenv(const char *name);
 #define GASNET_WAIT_SPINBLOCK 2
 extern int gasnet_set_waitmode(int wait_mode);
 /* Thread discovery costs nothing here: the hints are no-ops, and a thread's info is a
- * distinct, stable pointer per thread. */
+ * distinct, stable pointer per thread; a GASNET_SEQ client has one thread calling GASNet, and
+ * its info is one constant address. */
 typedef void *gasnet_threadinfo_t;
 extern gasnet_threadinfo_t _rivet_threadinfo_get(void);
+extern char _rivet_threadinfo_seq;
+#if defined(GASNET_SEQ) && !defined(RV_BUILDING_LIBRIVET)
+#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)&_rivet_threadinfo_seq)
+#else
 #define GASNET_GET_THREADINFO() _rivet_threadinfo_get()
+#endif
 #define GASNET_POST_THREADINFO(info) ((void)(info))
 #define GASNET_BEGIN_FUNCTION() ((void)0)
 /* MIN and MAX of two values, as GASNet's headers give them to clients (unless defined) */
@@ -481,6 +487,21 @@ extern void gex_HSL_Destroy(gex_HSL_t *hsl);
 extern void gex_HSL_Lock(gex_HSL_t *hsl);
 extern void gex_HSL_Unlock(gex_HSL_t *hsl);
 extern int  gex_HSL_Trylock(gex_HSL_t *hsl);
+/* In a GASNET_SEQ client the lock operations compile to nothing (the functions remain, for
+ * their addresses): one thread calls GASNet, and Rivet runs AM handlers only inside that
+ * thread's GASNet calls (never from threads or interrupts of its own), which no thread may
+ * make while holding an HSL, so there is never anyone to exclude. GASNet-1's specification
+ * allows exactly this. Init and Destroy stay calls; a SEQ Trylock always succeeds. */
+#if defined(GASNET_SEQ) && !defined(RV_BUILDING_LIBRIVET)
+static inline __attribute__((__always_inline__)) void _rivet_hsl_seq(gex_HSL_t *hsl)
+{
+    (void)hsl;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* still a compiler barrier, as a call was */
+}
+#define gex_HSL_Lock(hsl) _rivet_hsl_seq(hsl)
+#define gex_HSL_Unlock(hsl) _rivet_hsl_seq(hsl)
+#define gex_HSL_Trylock(hsl) (_rivet_hsl_seq(hsl), GASNET_OK)
+#endif
 
 /* ---- GASNet-1 names available to GASNet-EX clients ------------------------ */
 typedef gex_Rank_t      gasnet_node_t;

@@ -168,6 +168,8 @@ gasnet_threadinfo_t _rivet_threadinfo_get(void)
     static _Thread_local char rv_threadinfo;
     return &rv_threadinfo;
 }
+/* ... and a GASNET_SEQ client's one thread's (gasnetex.h takes its address) */
+char _rivet_threadinfo_seq;
 
 int gasnet_set_waitmode(int wait_mode)
 {

@@ -97,35 +97,101 @@ uint64_t gasnett_checksum(const void *p, int numbytes)
     return h ^ (h >> 29) ^ n;
 }
 
+/* The zero-byte counts. Words: a byte of x is zero iff the high bit of the same byte of
+ * ~(((x & 0x7f..) + 0x7f..) | x | 0x7f..) is set (the add cannot carry between bytes, so the
+ * test is exact); those bits, shifted down and summed by a multiply, are the count. The
+ * header has the same as inline functions; these are the library's exported copies. */
+#define RV_LO7 0x7F7F7F7F7F7F7F7Full
+#define RV_ONES 0x0101010101010101ull
+static inline unsigned rv_zero_bytes64(uint64_t x)
+{
+    uint64_t t = ~(((x & RV_LO7) + RV_LO7) | x | RV_LO7);
+    return (unsigned)(((t >> 7) * RV_ONES) >> 56);
+}
+
+#undef gasnett_count0s_uint32_t
+#undef gasnett_count0s_uint64_t
+#undef gasnett_count0s_uintptr_t
 int gasnett_count0s_uint32_t(uint32_t x)
 {
-    int c = 0;
-    for (int i = 0; i < 4; i++, x >>= 8) c += (x & 0xff) == 0;
-    return c;
+    return (int)rv_zero_bytes64((uint64_t)x | 0xFFFFFFFF00000000ull);
 }
 
-int gasnett_count0s_uint64_t(uint64_t x)
+int gasnett_count0s_uint64_t(uint64_t x) { return (int)rv_zero_bytes64(x); }
+
+int gasnett_count0s_uintptr_t(uintptr_t x)
 {
-    int c = 0;
-    for (int i = 0; i < 8; i++, x >>= 8) c += (x & 0xff) == 0;
-    return c;
+#if UINTPTR_MAX > 0xFFFFFFFFu
+    return gasnett_count0s_uint64_t((uint64_t)x);
+#else
+    return gasnett_count0s_uint32_t((uint32_t)x);
+#endif
 }
 
-int gasnett_count0s_uintptr_t(uintptr_t x) { return gasnett_count0s_uint64_t((uint64_t)x); }
+/* Buffers: 32 bytes a step as two 16-byte vectors (GCC/clang generic vectors: SSE2 on
+ * x86-64, NEON on AArch64, plain words elsewhere), compared with zero, each lane counting
+ * its zero bytes in a byte (at most 255 steps a block); a block ends by summing the 32 byte
+ * counters. Unaligned loads and stores go through memcpy. The rest: words, then bytes. */
+typedef unsigned char rv_v16 __attribute__((__vector_size__(16)));
+enum { RV_STEP = 32, RV_BLOCK_STEPS = 255 };
+
+/* the sum of the 16 byte counters of a */
+static inline size_t rv_v16_sum(rv_v16 a)
+{
+    uint64_t w[2];
+    memcpy(w, &a, sizeof w);
+    uint64_t x = (w[0] & 0x00FF00FF00FF00FFull) + ((w[0] >> 8) & 0x00FF00FF00FF00FFull) +
+                 (w[1] & 0x00FF00FF00FF00FFull) + ((w[1] >> 8) & 0x00FF00FF00FF00FFull);
+    return (size_t)((x * 0x0001000100010001ull) >> 48); /* 4 lanes of at most 1020 */
+}
+
+/* counts the zeros of src[0, n); stores them to dst too unless dst is NULL */
+static inline __attribute__((__always_inline__)) size_t
+rv_count0s(unsigned char *GASNETT_RESTRICT dst, const unsigned char *GASNETT_RESTRICT src,
+           size_t n, int copy)
+{
+    size_t c = 0, i = 0;
+    const rv_v16 zero = { 0 };
+    while (n - i >= RV_STEP) {
+        size_t steps = (n - i) / RV_STEP;
+        if (steps > RV_BLOCK_STEPS) steps = RV_BLOCK_STEPS;
+        rv_v16 acc0 = zero, acc1 = zero;
+        for (size_t s = 0; s < steps; s++, i += RV_STEP) {
+            rv_v16 a, b;
+            memcpy(&a, src + i, 16);
+            memcpy(&b, src + i + 16, 16);
+            if (copy) {
+                memcpy(dst + i, &a, 16);
+                memcpy(dst + i + 16, &b, 16);
+            }
+            acc0 -= (rv_v16)(a == zero); /* a true lane compares as all ones: -1 */
+            acc1 -= (rv_v16)(b == zero);
+        }
+        c += rv_v16_sum(acc0) + rv_v16_sum(acc1);
+    }
+    for (; n - i >= 8; i += 8) {
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        if (copy) memcpy(dst + i, &w, 8);
+        c += rv_zero_bytes64(w);
+    }
+    for (; i < n; i++) {
+        unsigned char b = src[i];
+        if (copy) dst[i] = b;
+        c += b == 0;
+    }
+    return c;
+}
 
 size_t gasnett_count0s(const void *p, size_t numbytes)
 {
-    const unsigned char *b = p;
-    size_t c = 0;
-    for (size_t i = 0; i < numbytes; i++) c += b[i] == 0;
-    return c;
+    return rv_count0s(NULL, p, numbytes, 0);
 }
 
 size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
                             size_t numbytes)
 {
-    if (numbytes) memcpy(dst, src, numbytes);
-    return gasnett_count0s(dst, numbytes);
+    return rv_count0s(dst, src, numbytes, 1);
 }
 
 int gasnett_maximize_rlimit(int res, const char *lim_desc)
