@@ -467,14 +467,44 @@ RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic32, gasnett_strongatomic32_t, uint32_t)
 RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic64, gasnett_strongatomic64_t, uint64_t)
 
 /* ---- timers --------------------------------------------------------------------------- */
-/* A tick is one nanosecond of CLOCK_MONOTONIC (per process, not synchronized across hosts). */
+/* Ticks are per process, not synchronized across hosts. On x86-64 with an invariant TSC
+ * (CPUID says so; the first reading decides, once) a tick is one TSC cycle, read inline
+ * (rdtsc; a compiler barrier, not an instruction fence); ticks_to_ns multiplies by a rate measured once against CLOCK_MONOTONIC (at
+ * the first conversion, over at least 10 ms since the first reading: that first conversion
+ * may wait out the rest). Elsewhere, or without an invariant TSC, a tick is one nanosecond of
+ * CLOCK_MONOTONIC. */
 typedef uint64_t gasnett_tick_t;
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX ((gasnett_tick_t)UINT64_MAX)
-extern gasnett_tick_t _rivet_tools_ticks_now(void);
+extern gasnett_tick_t _rivet_tools_ticks_now(void); /* a reading, deciding the source once */
+extern uint64_t _rivet_tools_ticks_calibrate(void);  /* the rate, measuring it once */
+/* 1: ticks are TSC cycles; -1: CLOCK_MONOTONIC ns; 0: not decided yet */
+extern int _rivet_tools_tick_tsc;
+/* nanoseconds per tick in 32.32 fixed point; 0 until measured */
+extern uint64_t _rivet_tools_tick_mult;
+#if defined(__x86_64__)
+static inline __attribute__((__always_inline__)) gasnett_tick_t _rivet_tools_ticks_inline(void)
+{
+    if (__builtin_expect(__atomic_load_n(&_rivet_tools_tick_tsc, __ATOMIC_RELAXED) > 0, 1)) {
+        uint32_t lo, hi;
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+        return ((uint64_t)hi << 32) | lo;
+    }
+    return _rivet_tools_ticks_now();
+}
+#define gasnett_ticks_now() _rivet_tools_ticks_inline()
+#else
 #define gasnett_ticks_now() _rivet_tools_ticks_now()
-#define gasnett_ticks_to_ns(ticks) ((uint64_t)(ticks))
-#define gasnett_ticks_to_us(ticks) ((uint64_t)(ticks) / 1000u)
+#endif
+static inline __attribute__((__always_inline__)) uint64_t _rivet_tools_ticks_to_ns(gasnett_tick_t t)
+{
+    uint64_t m = __atomic_load_n(&_rivet_tools_tick_mult, __ATOMIC_RELAXED);
+    if (__builtin_expect(m == 0, 0)) m = _rivet_tools_ticks_calibrate();
+    __extension__ typedef unsigned __int128 rv_u128;
+    return (uint64_t)(((rv_u128)t * m) >> 32);
+}
+#define gasnett_ticks_to_ns(ticks) _rivet_tools_ticks_to_ns((gasnett_tick_t)(ticks))
+#define gasnett_ticks_to_us(ticks) (gasnett_ticks_to_ns(ticks) / 1000u)
 extern double gasnett_tick_granularityus(void);
 extern double gasnett_tick_overheadus(void);
 extern uint64_t gasnett_gettimeofday_us(void);

@@ -222,8 +222,10 @@ static void test_timers(void)
     gasnett_tick_t t1 = gasnett_ticks_now();
     uint64_t c1 = mono_ns();
     uint64_t tns = gasnett_ticks_to_ns(t1 - t0), cns = c1 - c0;
-    CHECK(tns <= cns && tns + 1000000u >= cns, "ticks say %" PRIu64 " ns, clock_gettime %" PRIu64 " ns",
-          tns, cns);
+    /* the tick interval lies inside the clock's, so it is not longer, up to the error of the
+     * tick rate (measured once against CLOCK_MONOTONIC where ticks are TSC cycles): 20 ppm */
+    CHECK(tns <= cns + cns / 50000u && tns + 1000000u >= cns,
+          "ticks say %" PRIu64 " ns, clock_gettime %" PRIu64 " ns", tns, cns);
     CHECK(gasnett_ticks_to_us(t1 - t0) == tns / 1000, "ticks_to_us != ticks_to_ns/1000");
     CHECK(GASNETT_TICK_MIN < GASNETT_TICK_MAX && GASNETT_TICK_MAX >= t1, "tick limits");
     double g = gasnett_tick_granularityus(), o = gasnett_tick_overheadus();
