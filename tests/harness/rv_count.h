@@ -77,6 +77,26 @@ static inline void *rvt_next(const char *name)
                 (gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,          \
                  gex_Flags_t flags),                                                          \
                 (tm, dest, rank, src, nbytes, flags))
+/* Val forms */
+#define RVT_COUNT_gex_RMA_GetBlockingVal(c)                                                   \
+    RVT_COUNTED(gex_RMA_Value_t, gex_RMA_GetBlockingVal, c,                                   \
+                (gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes, gex_Flags_t flags),  \
+                (tm, rank, src, nbytes, flags))
+#define RVT_COUNT_gex_RMA_PutBlockingVal(c)                                                   \
+    RVT_COUNTED(int, gex_RMA_PutBlockingVal, c,                                               \
+                (gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,             \
+                 size_t nbytes, gex_Flags_t flags),                                           \
+                (tm, rank, dest, value, nbytes, flags))
+#define RVT_COUNT_gex_RMA_PutNBVal(c)                                                         \
+    RVT_COUNTED(gex_Event_t, gex_RMA_PutNBVal, c,                                             \
+                (gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,             \
+                 size_t nbytes, gex_Flags_t flags),                                           \
+                (tm, rank, dest, value, nbytes, flags))
+#define RVT_COUNT_gex_RMA_PutNBIVal(c)                                                        \
+    RVT_COUNTED(int, gex_RMA_PutNBIVal, c,                                                    \
+                (gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,             \
+                 size_t nbytes, gex_Flags_t flags),                                           \
+                (tm, rank, dest, value, nbytes, flags))
 
 /* Remote atomics (gasnet_ratomic.h): gex_AD_Op<form>_<DT> on operands of type T */
 #define RVT_COUNT_AD_(ret, form, DT, T, c)                                                    \

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/rma/rma_inline.c: the inline fast paths of gasnetex.h / gasnet_ratomic.h (blocking
- * Put/Get to a mapped peer, gex_AD_Op{NB,NBI}_<DT> on CPU atomics, gex_Event_Wait of
+ * Put/Get and the Val forms to a mapped peer, gex_AD_Op{NB,NBI}_<DT> on CPU atomics, gex_Event_Wait of
  * GEX_EVENT_INVALID). This program defines the library's entry points itself, counting each
  * call and handing it on (rv_count.h): a call the inline path completes never reaches
  * them. Checks: the data and fetched values are right for constant and run-time sizes and
@@ -17,6 +17,11 @@ RVT_COUNT(gex_RMA_GetBlocking, n_get)
 RVT_COUNT(gex_AD_OpNB_U64, n_nb)
 RVT_COUNT(gex_AD_OpNBI_I32, n_nbi)
 RVT_COUNT(gex_Event_Wait, n_wait)
+static long n_getv, n_putv, n_putnbv, n_putnbiv;
+RVT_COUNT(gex_RMA_GetBlockingVal, n_getv)
+RVT_COUNT(gex_RMA_PutBlockingVal, n_putv)
+RVT_COUNT(gex_RMA_PutNBVal, n_putnbv)
+RVT_COUNT(gex_RMA_PutNBIVal, n_putnbiv)
 
 static volatile size_t v_eight = 8, v_three = 3;
 static volatile gex_OP_t v_fadd = GEX_OP_FADD, v_fmult = GEX_OP_FMULT, v_add = GEX_OP_ADD;
@@ -76,6 +81,80 @@ int main(int argc, char **argv)
     uint64_t got;
     memcpy(&got, mine + 8, 8);
     RVT_CHECK(got == 0x0123456789abcdefull + left, "word from rank %u is 0x%" PRIx64, left, got);
+
+    /* Val forms: 1..8 bytes at offsets 0..7 of the neighbour's 16-byte slots from 65536 (zero
+     * before), run-time sizes, the Put form taking turns; the value's low-order nbytes land
+     * in host order, nothing round them changes, GetBlockingVal returns them */
+    long vals = 0, vgets = 0;
+    for (size_t n = 1; n <= 8; n++) {
+        for (size_t off = 0; off < 8; off++) {
+            size_t k = 8 * (n - 1) + off;
+            char *slot = theirs + 65536 + 16 * k;
+            gex_RMA_Value_t v = 0xf1e2d3c4b5a69788ull * (k + 1) + rvt_me;
+            gex_RMA_Value_t low = n == 8 ? v : v & ((1ull << (8 * n)) - 1);
+            size_t vn = n == 8 ? v_eight : n; /* not a constant */
+            if (k % 3 == 0) {
+                RVT_CHECK(gex_RMA_PutBlockingVal(rvt_tm, peer, slot + off, v, vn, 0) == 0,
+                          "PutBlockingVal failed");
+            } else if (k % 3 == 1) {
+                gex_Event_t ev = gex_RMA_PutNBVal(rvt_tm, peer, slot + off, v, vn, 0);
+                if (!ref)
+                    RVT_CHECK(ev == GEX_EVENT_INVALID, "mapped PutNBVal returned an event");
+                gex_Event_Wait(ev);
+            } else {
+                RVT_CHECK(gex_RMA_PutNBIVal(rvt_tm, peer, slot + off, v, vn, 0) == 0,
+                          "PutNBIVal failed");
+                gex_NBI_Wait(GEX_EC_PUT, 0);
+            }
+            uint8_t raw[16];
+            gex_RMA_GetBlocking(rvt_tm, raw, peer, slot, 16, 0);
+            gex_RMA_Value_t got = gex_RMA_GetBlockingVal(rvt_tm, peer, slot + off, vn, 0);
+            RVT_CHECK(got == low, "%zu-byte Val at offset %zu: got 0x%" PRIx64 ", put 0x%" PRIx64,
+                      n, off, (uint64_t)got, (uint64_t)low);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            const char *lowp = (const char *)&v + sizeof v - n;
+#else
+            const char *lowp = (const char *)&v;
+#endif
+            RVT_CHECK(!memcmp(raw + off, lowp, n), "%zu-byte Val put at offset %zu: bytes not "
+                      "the value's low-order ones in host order", n, off);
+            for (size_t i = 0; i < 16; i++)
+                RVT_CHECK(i - off < n || raw[i] == 0, "%zu-byte Val put at offset %zu wrote "
+                          "byte %zu", n, off, i);
+            vals++, vgets++;
+        }
+    }
+    /* constant sizes (one load or store of the word) */
+    gex_RMA_PutBlockingVal(rvt_tm, peer, theirs + 66560, 0xa5a5a5a5deadbeefull, 4, 0);
+    gex_RMA_PutNBIVal(rvt_tm, peer, theirs + 66568, 0x0102030405060708ull, 8, 0);
+    gex_Event_Wait(gex_RMA_PutNBVal(rvt_tm, peer, theirs + 66577, 0x1277, 1, 0));
+    RVT_CHECK(gex_RMA_GetBlockingVal(rvt_tm, peer, theirs + 66560, 4, 0) == 0xdeadbeefull &&
+                  gex_RMA_GetBlockingVal(rvt_tm, peer, theirs + 66568, 8, 0) ==
+                      0x0102030405060708ull &&
+                  gex_RMA_GetBlockingVal(rvt_tm, peer, theirs + 66577, 1, 0) == 0x77,
+              "constant-size Val round trip differs");
+    vals += 3, vgets += 3;
+    long lib_v = n_putv + n_putnbv + n_putnbiv, lib_vg = n_getv;
+    if (ref)
+        RVT_CHECK(lib_v == vals && lib_vg == vgets, "RIVET_RMA=ref: %ld of %ld Val puts, %ld "
+                  "of %ld Val gets reached the library", lib_v, vals, lib_vg, vgets);
+    else
+        RVT_CHECK(lib_v == 0 && lib_vg == 0, "mapped peer: %ld Val puts and %ld Val gets "
+                  "reached the library (expected none)", lib_v, lib_vg);
+    /* a flag sends each form to the library */
+    gex_RMA_PutBlockingVal(rvt_tm, peer, (void *)(uintptr_t)66560, 1, 4, GEX_FLAG_PEER_SEG_OFFSET);
+    gex_Event_Wait(gex_RMA_PutNBVal(rvt_tm, peer, (void *)(uintptr_t)66564, 2, 4,
+                                    GEX_FLAG_PEER_SEG_OFFSET));
+    gex_RMA_PutNBIVal(rvt_tm, peer, (void *)(uintptr_t)66568, 3, 4, GEX_FLAG_PEER_SEG_OFFSET);
+    gex_NBI_Wait(GEX_EC_PUT, 0);
+    RVT_CHECK(gex_RMA_GetBlockingVal(rvt_tm, peer, (void *)(uintptr_t)66564, 4,
+                                     GEX_FLAG_PEER_SEG_OFFSET) == 2 &&
+                  gex_RMA_GetBlockingVal(rvt_tm, peer, theirs + 66560, 4, 0) == 1 &&
+                  gex_RMA_GetBlockingVal(rvt_tm, peer, theirs + 66568, 4, 0) == 3,
+              "flagged Val round trip differs");
+    RVT_CHECK(n_putv + n_putnbv + n_putnbiv == lib_v + 3 && n_getv == lib_vg + 1 + 2 * ref,
+              "flagged Val forms: %ld puts, %ld gets reached the library, expected 3, 1",
+              n_putv + n_putnbv + n_putnbiv - lib_v, n_getv - lib_vg);
 
     /* atomics on the right neighbour's words 4096.. (only this rank touches them) */
     uint64_t *t = (uint64_t *)(void *)(theirs + 4096), res = 0;
