@@ -79,8 +79,10 @@ rv_am_entry(struct rv_ep *ep, unsigned handler, unsigned kind, int is_req, unsig
             gex_Rank_t src)
 {
     const gex_AM_Entry_t *e = &ep->handlers[handler];
-    if (__builtin_expect(!e->gex_fnptr || !(e->gex_flags & rv_kind_flag(kind)) ||
-                             !(e->gex_flags & (is_req ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY)) ||
+    /* A free slot has no flags; a registered entry has a handler and names a category and a
+     * direction (am_handlers.c), so one test of both bits covers the three checks. */
+    gex_Flags_t need = rv_kind_flag(kind) | (is_req ? GEX_FLAG_AM_REQUEST : GEX_FLAG_AM_REPLY);
+    if (__builtin_expect((e->gex_flags & need) != need ||
                              (e->gex_nargs != nargs && e->gex_nargs != RV_AM_NARGS_ANY),
                          0))
         rv_am_entry_bad(e, handler, kind, is_req, nargs, src);
