@@ -168,9 +168,9 @@ static __attribute__((noinline)) void *rv_am_lb_grow(unsigned chan)
 }
 
 /* A Medium to the own rank: its handler runs on a private copy of the payload. */
-static inline __attribute__((always_inline)) int rv_am_lb_medium(unsigned chan, gex_AM_Index_t handler,
-                                                     const void *src, size_t nbytes,
-                                                     unsigned nargs, const gex_AM_Arg_t *args)
+static inline __attribute__((always_inline)) int
+rv_am_lb_medium(unsigned chan, gex_AM_Index_t handler, const void *src, size_t nbytes,
+                unsigned nargs, const gex_AM_Arg_t *args)
 {
     uint64_t small[RV_AM_LB_STACK / 8];
     void *buf = small;
@@ -249,7 +249,7 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
         if (lb) return rv_am_lb_medium(chan, handler, src, nbytes, nargs, args);
         pl = src;
         pn = nbytes;
-    } else if (!nbytes) {
+    } else if (k == RV_AM_LONG && !nbytes) {
         if (lb) return rv_am_lb_run(chan, RV_AM_LONG, handler, dest, 0, nargs, args);
     }
     size_t hl = rv_am_hdr_fill(&hb->h, kind, handler, nbytes, dest, nargs, args);

@@ -123,7 +123,8 @@ static void round_trip(uint8_t *src, size_t nb, unsigned s, gex_Flags_t flags)
     int r0 = ran_req, p0 = ran_rep;
     RVT_CHECK(gex_AM_RequestShort2(rvt_tm, rvt_me, H_REQ_S, flags, 11, 22) == 0,
               "a Short Request to the own rank was refused");
-    RVT_CHECK(ran_req == r0 + 1 && ran_rep == p0 + 1, "the Short handlers did not run inside the call");
+    RVT_CHECK(ran_req == r0 + 1 && ran_rep == p0 + 1,
+              "the Short handlers did not run inside the call");
 
     size_t mnb = nb < maxmed ? nb : maxmed;
     for (size_t i = 0; i < mnb; i++) src[i] = pat(i, s);
@@ -131,7 +132,8 @@ static void round_trip(uint8_t *src, size_t nb, unsigned s, gex_Flags_t flags)
     RVT_CHECK(gex_AM_RequestMedium1(rvt_tm, rvt_me, H_REQ_M, src, mnb, GEX_EVENT_NOW, flags,
                                     (gex_AM_Arg_t)s) == 0,
               "a Medium Request to the own rank was refused");
-    RVT_CHECK(ran_req == r0 + 2 && ran_rep == p0 + 2, "the Medium handlers did not run inside the call");
+    RVT_CHECK(ran_req == r0 + 2 && ran_rep == p0 + 2,
+              "the Medium handlers did not run inside the call");
     for (size_t i = 0; i < mnb; i++)
         RVT_CHECK(src[i] == pat(i, s), "the Medium source changed at byte %zu of %zu", i, mnb);
 
@@ -139,7 +141,8 @@ static void round_trip(uint8_t *src, size_t nb, unsigned s, gex_Flags_t flags)
     RVT_CHECK(gex_AM_RequestLong1(rvt_tm, rvt_me, H_REQ_L, src, lnb, myseg + long_off,
                                   GEX_EVENT_NOW, flags, (gex_AM_Arg_t)s) == 0,
               "a Long Request to the own rank was refused");
-    RVT_CHECK(ran_req == r0 + 3 && ran_rep == p0 + 3, "the Long handlers did not run inside the call");
+    RVT_CHECK(ran_req == r0 + 3 && ran_rep == p0 + 3,
+              "the Long handlers did not run inside the call");
 }
 
 static const size_t sizes[] = { 0, 1, 7, 100, 504, 512, 513, 4096, 65536, (size_t)-1 };
