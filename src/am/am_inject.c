@@ -2,6 +2,7 @@
 /* am/am_inject.c: AM Request/Reply injection (Short, Medium, Long) and internal sends. */
 #include "am/am_int.h"
 #include "am/am_long.h"
+#include "am/am_run.h"
 #include "core/trace.h"
 
 #include <pthread.h>
@@ -126,16 +127,18 @@ static __attribute__((noinline)) int rv_am_xmit_direct_imm(gex_Rank_t jr, unsign
 }
 
 /* ---- loopback: a client AM to this rank runs its handler inside the injecting call ---- *
- * The message is built in a private buffer, as the wire would carry it, and handed to
- * rv_am_deliver (same checks, same token rules). A Request handler may Reply to this rank,
- * which nests one level (Reply handlers never send), so each thread needs at most one buffer
- * per channel; small messages use the stack. Internal AMs keep the ring: library protocols
- * expect their handlers to run from a poll, never inside their own sends. */
+ * No message is built: the arguments go straight to the handler (rv_am_run_local: the entry
+ * checks, token and handler context of rv_am_deliver). A Medium payload is copied first, so
+ * the handler gets a private copy; a Long payload is already in the own segment. A Request
+ * handler may Reply to this rank, which nests one level (Reply handlers never send), so each
+ * thread needs at most one payload buffer per channel; small payloads use the stack. Internal
+ * AMs keep the ring: library protocols expect their handlers to run from a poll, never inside
+ * their own sends. */
 #define RV_AM_LB_STACK 512
 
 int rv_am_lb_queue; /* RIVET_AM_LOOPBACK=queue: own-rank AMs take the transport (tests) */
 
-static _Thread_local void *rv_am_lb_buf[2]; /* per channel, RV_AM_HDR_MAX + max Medium */
+static _Thread_local void *rv_am_lb_buf[2]; /* per channel, max Medium bytes */
 static pthread_key_t  rv_am_lb_key;
 static pthread_once_t rv_am_lb_once = PTHREAD_ONCE_INIT;
 
@@ -159,27 +162,35 @@ static __attribute__((noinline)) void *rv_am_lb_grow(unsigned chan)
     void **keep = pthread_getspecific(rv_am_lb_key);
     if (!keep && (!(keep = calloc(2, sizeof *keep)) || pthread_setspecific(rv_am_lb_key, keep)))
         rv_fatal("AM loopback: out of memory");
-    /* the largest message: every argument and a Medium (or inline Long) payload */
-    if (!(keep[chan] = malloc(RV_AM_HDR_MAX + rv_am_max_medium())))
-        rv_fatal("AM loopback: out of memory for a %zu-byte buffer",
-                 RV_AM_HDR_MAX + rv_am_max_medium());
+    if (!(keep[chan] = malloc(rv_am_max_medium())))
+        rv_fatal("AM loopback: out of memory for a %zu-byte buffer", rv_am_max_medium());
     return rv_am_lb_buf[chan] = keep[chan];
 }
 
-static __attribute__((noinline)) int rv_am_loopback(unsigned chan, const rv_am_hdr_t *h,
-                                                    size_t hl, const void *pl, size_t pn)
+/* A Medium to the own rank: its handler runs on a private copy of the payload. */
+static inline __attribute__((always_inline)) int
+rv_am_lb_medium(unsigned chan, gex_AM_Index_t handler, const void *src, size_t nbytes,
+                unsigned nargs, const gex_AM_Arg_t *args)
 {
     uint64_t small[RV_AM_LB_STACK / 8];
-    size_t len = hl + pn;
-    void *msg = small;
-    if (len > sizeof small) {
-        msg = rv_am_lb_buf[chan];
-        if (!msg) msg = rv_am_lb_grow(chan);
+    void *buf = small;
+    if (nbytes > sizeof small) {
+        buf = rv_am_lb_buf[chan];
+        if (!buf) buf = rv_am_lb_grow(chan);
     }
-    memcpy(msg, h, hl);
-    if (pn) memcpy((char *)msg + hl, pl, pn);
+    if (nbytes) memcpy(buf, src, nbytes);
     RV_STAT_INC(RV_ST_AM_LOOPBACK);
-    rv_am_deliver(rv_job.rank, chan, msg, len);
+    rv_am_run_local(chan, RV_AM_MEDIUM, handler, buf, nbytes, args, nargs);
+    return 0;
+}
+
+/* A Short, or a Long whose payload is in place, to the own rank. */
+static inline __attribute__((always_inline)) int
+rv_am_lb_run(unsigned chan, unsigned kind, gex_AM_Index_t handler, void *buf, size_t nbytes,
+             unsigned nargs, const gex_AM_Arg_t *args)
+{
+    RV_STAT_INC(RV_ST_AM_LOOPBACK);
+    rv_am_run_local(chan, kind, handler, buf, nbytes, args, nargs);
     return 0;
 }
 
@@ -222,19 +233,27 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
                 gex_AM_Index_t handler, const void *src, size_t nbytes, void *dest,
                 gex_Flags_t flags, unsigned nargs, const gex_AM_Arg_t *args, rv_am_hdrbuf_t *hb)
 {
-    size_t hl = rv_am_hdr_fill(&hb->h, kind, handler, nbytes, dest, nargs, args);
-
     const void *pl = NULL;
     size_t pn = 0;
     unsigned k = kind & RV_AM_KIND_MASK;
-    if (k == RV_AM_MEDIUM) {
+    /* a client AM to the own rank runs here and now (loopback, above) */
+    int lb = __builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) &&
+             !rv_am_lb_queue;
+    if (k == RV_AM_SHORT) {
+        if (lb) return rv_am_lb_run(chan, RV_AM_SHORT, handler, NULL, 0, nargs, args);
+    } else if (k == RV_AM_MEDIUM) {
         size_t max = rv_am_max_medium();
         if (__builtin_expect(nbytes > max, 0))
             rv_fatal("%s: nbytes=%zu exceeds gex_AM_Max%sMedium()=%zu", call, nbytes,
                      chan == RV_CHAN_REQ ? "Request" : "Reply", max);
+        if (lb) return rv_am_lb_medium(chan, handler, src, nbytes, nargs, args);
         pl = src;
         pn = nbytes;
-    } else if (k == RV_AM_LONG && nbytes) {
+    } else if (k == RV_AM_LONG && !nbytes) {
+        if (lb) return rv_am_lb_run(chan, RV_AM_LONG, handler, dest, 0, nargs, args);
+    }
+    size_t hl = rv_am_hdr_fill(&hb->h, kind, handler, nbytes, dest, nargs, args);
+    if (k == RV_AM_LONG && nbytes) {
         size_t max = rv_am_max_long(jr);
         if (__builtin_expect(nbytes > max, 0))
             rv_fatal("%s: nbytes=%zu exceeds gex_AM_Max%sLong()=%zu for rank %u", call, nbytes,
@@ -245,8 +264,9 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
         if (d < base || nbytes > m->size || d - base > m->size - nbytes)
             rv_fatal("%s: destination [%p, %p) is outside the bound segment [%p, %p) of jobrank %u",
                      call, dest, (void *)(d + nbytes), m->owner_base, (void *)(base + m->size), jr);
-        if (jr == rv_job.rank && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue) {
+        if (lb) {
             memcpy(dest, src, nbytes); /* loopback: straight into the own segment */
+            return rv_am_lb_run(chan, RV_AM_LONG, handler, dest, nbytes, nargs, args);
         } else if (m->local_base && (flags & GEX_FLAG_IMMEDIATE) && rv_tp.ops.reserve &&
                    nbytes > RV_AM_IMM_DIRECT_MIN && !(kind & RV_AM_F_INTERNAL)) {
             /* A client's IMMEDIATE: room for the header first, then the payload straight
@@ -274,8 +294,6 @@ rv_am_send_body(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
             pn = nbytes;
         }
     }
-    if (__builtin_expect(jr == rv_job.rank, 0) && !(kind & RV_AM_F_INTERNAL) && !rv_am_lb_queue)
-        return rv_am_loopback(chan, &hb->h, hl, pl, pn);
     return rv_am_xmit(jr, chan, &hb->h, hl, pl, pn, flags);
 }
 
@@ -339,17 +357,29 @@ int rv_am_send(const char *call, gex_Rank_t jr, unsigned chan, unsigned kind,
         va_end(ap_);                                                                        \
     } while (0)
 
-gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
+static __attribute__((noinline, noreturn)) void rv_am_req_in_handler(const char *call)
 {
-    if (__builtin_expect(rv_am_cur_token != NULL, 0)) {
-        if (!rv_am_cur_token->is_req)
-            rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
-        rv_fatal("%s: called from a Request handler; Request handlers may only Reply", call);
-    }
-    gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
+    if (!rv_am_cur_token->is_req)
+        rv_fatal("%s: called from a Reply handler; Reply handlers may not communicate", call);
+    rv_fatal("%s: called from a Request handler; Request handlers may only Reply", call);
+}
+
+static inline __attribute__((always_inline)) gex_Rank_t
+rv_am_req_check_i(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    if (__builtin_expect(rv_am_cur_token != NULL, 0)) rv_am_req_in_handler(call);
+    /* rv_tm_check_rank's checks, inline; it reports the first that fails */
+    if (__builtin_expect(!rv_client_g || tm == GEX_TM_INVALID || rank >= tm->size, 0))
+        rv_tm_check_rank(call, tm, rank);
+    gex_Rank_t jr = rv_tm_jobrank(tm, rank);
     if (__builtin_expect(tm->is_pair, 0) && (tm->pair_index || tm->ep->index))
         rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_AM", tm);
     return jr;
+}
+
+gex_Rank_t rv_am_req_check(const char *call, gex_TM_t tm, gex_Rank_t rank)
+{
+    return rv_am_req_check_i(call, tm, rank);
 }
 
 /* A token that is not the running handler's (or NULL): the first of these that applies. */
@@ -378,7 +408,7 @@ int _rivet_am_request_short(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler
                             unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestShort";
-    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    gex_Rank_t jr = rv_am_req_check_i(call, tm, rank);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_SHORT, handler, NULL, 0, NULL, flags, numargs,
                         a, &hb);
@@ -389,7 +419,7 @@ int _rivet_am_request_medium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handle
                              gex_Flags_t flags, unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestMedium";
-    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    gex_Rank_t jr = rv_am_req_check_i(call, tm, rank);
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_MEDIUM, handler, source_addr, nbytes, NULL,
@@ -401,7 +431,7 @@ int _rivet_am_request_long(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
                            gex_Event_t *lc_opt, gex_Flags_t flags, unsigned int numargs, ...)
 {
     static const char call[] = "gex_AM_RequestLong";
-    gex_Rank_t jr = rv_am_req_check(call, tm, rank);
+    gex_Rank_t jr = rv_am_req_check_i(call, tm, rank);
     rv_am_lc(call, lc_opt, 0);
     RV_AM_ARGS(call, numargs, numargs, a);
     return rv_am_send_i(call, jr, RV_CHAN_REQ, RV_AM_LONG, handler, source_addr, nbytes, dest_addr,

@@ -132,7 +132,8 @@ extern int rv_am_lb_queue;
 void rv_am_init(void);
 
 /* Limits (am_limits.c). */
-size_t rv_am_max_medium(void);
+extern size_t rv_medium_max; /* set at start-up (am_limits.c) */
+static inline size_t rv_am_max_medium(void) { return rv_medium_max; }
 size_t rv_am_max_long(gex_Rank_t jobrank);
 
 #endif /* RV_AM_INT_H */

@@ -5,7 +5,8 @@
 
 #include <string.h>
 
-static size_t rv_medium_max, rv_long_max_mapped, rv_long_max_rdma;
+size_t rv_medium_max; /* rv_am_max_medium() (am_int.h) */
+static size_t rv_long_max_mapped, rv_long_max_rdma;
 static int rv_lub_early; /* a LUB query was answered before gex_Client_Init */
 
 /* RIVET_STATS: am_long.c's counters (Longs by RDMA), folded in as am.long.*. */
@@ -39,8 +40,6 @@ void rv_am_init(void)
     if (RV_STAT_ON() && rv_tp.ops.put) rv_stats_source("am.long", rv_am_long_stats_emit);
     rv_am_lb_queue = !strcmp(rv_cfg.AM_LOOPBACK, "queue");   /* run|queue, checked at start-up */
 }
-
-size_t rv_am_max_medium(void) { return rv_medium_max; }
 
 /* Long payloads to a peer whose segment we map are copied directly; to one the
  * transport reaches by RDMA they go by put (am_long.c); to others they travel inline

@@ -62,6 +62,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     rv_poller.poll = rv_tp.ops.poll;
     rv_poller.priv = rv_tp.priv;
     rv_poller.idle = rv_tp.ops.idle;
+    rv_poller.hint = rv_tp.ops.poll_hint ? rv_tp.ops.poll_hint(rv_tp.priv) : NULL;
 
     struct rv_client *c = calloc(1, sizeof *c);
     struct rv_ep *ep = calloc(1, sizeof *ep);

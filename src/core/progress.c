@@ -56,13 +56,26 @@ static __attribute__((noinline)) int rv_poll_counted(unsigned mask)
     return n;
 }
 
-int rv_poll(void)
+/* Whether the transport's hint says a poll of all channels would find nothing. */
+static inline int rv_poll_hint_idle(void)
+{
+    const rv_poll_hint_t *h = rv_poller.hint;
+    if (!h || __atomic_load_n(h->busy, __ATOMIC_RELAXED)) return 0;
+    uint64_t *const *w = h->words;
+    for (unsigned i = 0, k = h->n; i < k; i++)
+        if (__atomic_load_n(__atomic_load_n(&w[i], __ATOMIC_RELAXED), __ATOMIC_RELAXED)) return 0;
+    return 1;
+}
+
+static inline __attribute__((always_inline)) int rv_poll_i(void)
 {
     if (RV_STAT_ON()) return rv_poll_counted(RV_CHAN_MASK_ALL);
-    int n = rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
+    int n = rv_poll_hint_idle() ? 0 : rv_poller.poll(rv_poller.priv, RV_CHAN_MASK_ALL);
     if (__builtin_expect(rv_hooks_pending(), 0)) n += rv_poll_hooks();
     return n;
 }
+
+int rv_poll(void) { return rv_poll_i(); }
 
 int rv_poll_replies(void)
 {
@@ -111,6 +124,6 @@ int gasnet_AMPoll(void)
     RV_CHECK_INIT("gasnet_AMPoll");
     if (__builtin_expect(rv_am_in_handler(), 0))
         rv_fatal("gasnet_AMPoll called inside an AM handler; handlers may not poll");
-    rv_poll();
+    rv_poll_i();
     return GASNET_OK;
 }

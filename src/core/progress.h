@@ -17,10 +17,21 @@ enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
 /* The transport's poll (rv_tp_ops_t.poll, transport/transport.h) and its private state, set
  * when the transport opens (api/client.c): the core polls without knowing the transport, with
  * the one indirect call the ops table costs anyway. */
+/* A transport's idle hint (rv_tp_ops_t.poll_hint): a poll of all channels would deliver and do
+ * nothing while *busy is 0 and each words[i] (i < n) points to a 0 word (relaxed loads: a hint,
+ * as the transport's own first look is). The core's idle polls then read those words instead
+ * of calling the transport (no call through the ops table for a poll that finds nothing). */
+typedef struct rv_poll_hint {
+    uint64_t *const *words; /* [n]; the pointers may move (relaxed atomic), the array does not */
+    const int       *busy;
+    unsigned         n;
+} rv_poll_hint_t;
+
 typedef struct rv_poller {
     int  (*poll)(void *priv, unsigned chan_mask);
     void *priv;
     void (*idle)(void *priv); /* rv_tp_ops_t.idle: may block a wait loop briefly; or NULL */
+    const rv_poll_hint_t *hint; /* rv_tp_ops_t.poll_hint's, or NULL */
 } rv_poller_t;
 extern rv_poller_t rv_poller;
 

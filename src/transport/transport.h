@@ -113,6 +113,10 @@ typedef struct rv_tp_ops {
      * a transport may copy the payload all the same (small ones, messages of several packets). */
     int (*send_ref)(void *priv, gex_Rank_t peer, unsigned chan, const void *hdr, size_t hdrlen,
                     const void *payload, size_t paylen);
+    /* Optional (NULL, or NULL returned: none): words that tell, without a call, that poll() of
+     * all channels would find nothing (rv_poll_hint_t, core/progress.h). Asked once, after
+     * open; the hint lives until close. */
+    const rv_poll_hint_t *(*poll_hint)(void *priv);
 } rv_tp_ops_t;
 
 /* ---- optional native atomics ------------------------------------------------------------

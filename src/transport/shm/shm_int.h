@@ -26,6 +26,7 @@ typedef struct rv_shm {
                               * the drain moves it): an idle look is two loads per ring */
     uint32_t        nscan;   /* two per peer: its request ring, then its reply ring */
     int             self_used; /* sticky; relaxed atomic */
+    rv_poll_hint_t  hint;      /* the same first look, for the core (rv_shm_poll_hint) */
 } rv_shm_t;
 
 int  rv_shm_seg_attach(void *priv, uintptr_t size, rv_segmap_t *map);
