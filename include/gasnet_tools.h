@@ -468,11 +468,11 @@ RV_TOOLS_ATOMIC_OPS(gasnett_strongatomic64, gasnett_strongatomic64_t, uint64_t)
 
 /* ---- timers --------------------------------------------------------------------------- */
 /* Ticks are per process, not synchronized across hosts. On x86-64 with an invariant TSC
- * (CPUID says so; the first reading decides, once) a tick is one TSC cycle, read inline
- * (rdtsc; a compiler barrier, not an instruction fence); ticks_to_ns multiplies by a rate measured once against CLOCK_MONOTONIC (at
- * the first conversion, over at least 10 ms since the first reading: that first conversion
- * may wait out the rest). Elsewhere, or without an invariant TSC, a tick is one nanosecond of
- * CLOCK_MONOTONIC. */
+ * (CPUID says so; decided once, when the library loads) a tick is one TSC cycle, read inline
+ * (rdtsc; a compiler barrier, not an instruction fence); ticks_to_ns multiplies by a rate
+ * measured once against CLOCK_MONOTONIC (at the first conversion, over at least 2 ms since
+ * the library loaded: only a conversion that early waits out the rest). Elsewhere, or without
+ * an invariant TSC, a tick is one nanosecond of CLOCK_MONOTONIC. */
 typedef uint64_t gasnett_tick_t;
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX ((gasnett_tick_t)UINT64_MAX)
