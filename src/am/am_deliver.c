@@ -164,4 +164,3 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
     rv_am_cur_token = outer;
 #undef what
 }
-

@@ -14,9 +14,6 @@ enum { RV_CHAN_REQ = 0, RV_CHAN_REP = 1 };
 #define RV_CHAN_MASK(c)  (1u << (c))
 #define RV_CHAN_MASK_ALL (RV_CHAN_MASK(RV_CHAN_REQ) | RV_CHAN_MASK(RV_CHAN_REP))
 
-/* The transport's poll (rv_tp_ops_t.poll, transport/transport.h) and its private state, set
- * when the transport opens (api/client.c): the core polls without knowing the transport, with
- * the one indirect call the ops table costs anyway. */
 /* A transport's idle hint (rv_tp_ops_t.poll_hint): a poll of all channels would deliver and do
  * nothing while *busy is 0 and each words[i] (i < n) points to a 0 word (relaxed loads: a hint,
  * as the transport's own first look is). The core's idle polls then read those words instead
@@ -27,6 +24,9 @@ typedef struct rv_poll_hint {
     unsigned         n;
 } rv_poll_hint_t;
 
+/* The transport's poll (rv_tp_ops_t.poll, transport/transport.h) and its private state, set
+ * when the transport opens (api/client.c): the core polls without knowing the transport, with
+ * the one indirect call the ops table costs anyway. */
 typedef struct rv_poller {
     int  (*poll)(void *priv, unsigned chan_mask);
     void *priv;
