@@ -11,8 +11,9 @@
 #include <string.h>
 
 static pthread_once_t rv_vis_cfg_once = PTHREAD_ONCE_INIT;
-static int rv_vis_ref_only; /* RIVET_VIS=ref */
-static int rv_vis_opt_on;   /* RIVET_VIS_OPT */
+static int rv_vis_ref_only;  /* RIVET_VIS=ref */
+static int rv_vis_opt_on;    /* RIVET_VIS_OPT */
+static int rv_vis_cfg_ready; /* set (release) once the two above are: one load per call */
 
 static void rv_vis_cfg_load(void)
 {
@@ -24,6 +25,7 @@ static void rv_vis_cfg_load(void)
                rv_vis_ref_only ? "AM pack/unpack for every peer"
                                : "direct loops to neighbourhood peers, AM pack/unpack otherwise",
                rv_vis_opt_on ? "on" : "off");
+    __atomic_store_n(&rv_vis_cfg_ready, 1, __ATOMIC_RELEASE);
 }
 
 enum { RV_VIS_BLOCKING, RV_VIS_NB, RV_VIS_NBI };
@@ -77,7 +79,8 @@ static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, i
     gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
     if (__builtin_expect(tm->pair_index || tm->ep->index, 0))
         rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_VIS", tm);
-    pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
+    if (__builtin_expect(!__atomic_load_n(&rv_vis_cfg_ready, __ATOMIC_ACQUIRE), 0))
+        pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
     /* Only Puts support peer completion: a Get leaves the handler armed for the next Put. */
     if (__builtin_expect(is_put && rv_vis_pc.handler != 0 && (flags & GEX_FLAG_IMMEDIATE), 0))
         rv_fatal("%s: GEX_FLAG_IMMEDIATE is not allowed while a peer completion handler is armed",
@@ -140,6 +143,111 @@ static inline int rv_vis_direct(const rv_segmap_t *m)
 static inline uintptr_t rv_vis_delta(const rv_segmap_t *m)
 {
     return (uintptr_t)m->local_base - (uintptr_t)m->owner_base;
+}
+
+/* ---- the mapped-peer fast path ------------------------------------------------------------
+ * A peer whose segment is mapped here (RIVET_VIS=auto) takes the common shapes in one pass
+ * over the caller's lists, no side descriptions or walkers: vector lists that pair up entry by
+ * entry with equal lengths, indexed lists with equal entry sizes, strided shapes of at most
+ * RV_VIS_FAST_LEVELS levels (optimizer on). The whole remote side is checked against the
+ * peer's bound segment first, then copied. Any other shape, and any check that fails, takes
+ * the general path below, which makes every check in its order with its message. */
+#define RV_VIS_FAST_LEVELS 4
+
+/* The peer's segment entry when VIS copies to it directly, else NULL. */
+static inline const rv_segmap_t *rv_vis_mapped(gex_Rank_t jr)
+{
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+    return m && m->local_base && !rv_vis_ref_only ? m : NULL;
+}
+
+/* [a, a + n) inside the segment, n >= 1 */
+static inline int rv_vis_in_seg(const rv_segmap_t *m, uintptr_t a, size_t n)
+{
+    uintptr_t off = a - (uintptr_t)m->owner_base;
+    return off <= m->size && n <= m->size - off;
+}
+
+/* Returns 1 if done (all copied, or nothing to move); 0: take the general path. */
+static inline int rv_vis_vector_fast(int is_get, const rv_segmap_t *m, size_t n,
+                                     const gex_Memvec_t *dl, const gex_Memvec_t *sl)
+{
+    if (!dl || !sl) return 0;
+    const gex_Memvec_t *rl = is_get ? sl : dl;
+    size_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t L = sl[i].gex_len;
+        if (L != dl[i].gex_len || __builtin_add_overflow(t, L, &t)) return 0;
+        if (L && !rv_vis_in_seg(m, (uintptr_t)rl[i].gex_addr, L)) return 0;
+    }
+    if (!t) return 1;
+    uintptr_t delta = rv_vis_delta(m);
+    if (is_get) rv_vis_vec_copy(dl, 0, sl, delta, n);
+    else rv_vis_vec_copy(dl, delta, sl, 0, n);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, t, 0);
+    return 1;
+}
+
+static inline int rv_vis_indexed_fast(int is_get, const rv_segmap_t *m, size_t n,
+                                      void *const *dl, void *const *sl, size_t len)
+{
+    size_t t;
+    if (!n || !len || !dl || !sl || __builtin_mul_overflow(n, len, &t)) return 0;
+    void *const *rl = is_get ? sl : dl;
+    for (size_t i = 0; i < n; i++)
+        if (!rv_vis_in_seg(m, (uintptr_t)rl[i], len)) return 0;
+    uintptr_t delta = rv_vis_delta(m);
+    if (is_get) rv_vis_idx_copy(dl, 0, sl, delta, n, len);
+    else rv_vis_idx_copy(dl, delta, sl, 0, n, len);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, t, 0);
+    return 1;
+}
+
+/* la/ls: the local side; ra/rs: the remote side (owner addresses). elemsz and every count are
+ * non-zero; levels <= RV_VIS_FAST_LEVELS. */
+static inline int rv_vis_strided_fast(int is_get, const rv_segmap_t *m, uintptr_t la,
+                                      const ptrdiff_t *ls, uintptr_t ra, const ptrdiff_t *rs,
+                                      size_t es, const size_t *count, size_t levels)
+{
+    rv_vis_dim_t d[RV_VIS_FAST_LEVELS];
+    size_t nd = 0, total = es;
+    ptrdiff_t neg = 0, pos = 0;
+    int bad = 0;
+    for (size_t k = 0; k < levels; k++) {
+        size_t c = count[k];
+        bad |= __builtin_mul_overflow(total, c, &total);
+        if (c == 1) continue;
+        ptrdiff_t span;
+        bad |= c - 1 > (size_t)PTRDIFF_MAX;
+        bad |= __builtin_mul_overflow((ptrdiff_t)(c - 1), rs[k], &span);
+        if (span < 0) bad |= __builtin_add_overflow(neg, span, &neg);
+        else bad |= __builtin_add_overflow(pos, span, &pos);
+        d[nd].count = c;
+        d[nd].lstride = ls[k];
+        d[nd].rstride = rs[k];
+        nd++;
+    }
+    /* the remote extent: lowest to past the highest byte */
+    uintptr_t lo = ra - ((uintptr_t)0 - (uintptr_t)neg), end;
+    bad |= lo > ra;
+    bad |= __builtin_add_overflow(ra, (uintptr_t)pos, &end);
+    bad |= __builtin_add_overflow(end, es, &end);
+    if (bad || !rv_vis_in_seg(m, lo, end - lo)) return 0;
+    /* folding: inner levels contiguous on both sides join the element, and a level that
+     * continues the one inside it on both sides joins that loop */
+    size_t k = 0, n2 = 0;
+    while (k < nd && d[k].lstride == (ptrdiff_t)es && d[k].rstride == (ptrdiff_t)es)
+        es *= d[k++].count;
+    for (; k < nd; k++) {
+        if (n2 && (uintptr_t)d[k].lstride == (uintptr_t)d[n2 - 1].count * (uintptr_t)d[n2 - 1].lstride &&
+            (uintptr_t)d[k].rstride == (uintptr_t)d[n2 - 1].count * (uintptr_t)d[n2 - 1].rstride)
+            d[n2 - 1].count *= d[k].count;
+        else
+            d[n2++] = d[k];
+    }
+    rv_vis_nest_copy(la, ra + rv_vis_delta(m), es, d, n2, !is_get);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
+    return 1;
 }
 
 /* Vector and Indexed: either mechanism, from the two sides as byte streams. */
@@ -206,6 +314,9 @@ static gex_Event_t rv_vis_vector(const char *call, int is_get, gex_TM_t tm, gex_
 {
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *m = rv_vis_mapped(jr);
+    if (m && dstcount == srccount && rv_vis_vector_fast(is_get, m, dstcount, dstlist, srclist))
+        return GEX_EVENT_INVALID;
     size_t dt = rv_vis_vec_total(call, "dstlist", dstcount, dstlist);
     size_t st = rv_vis_vec_total(call, "srclist", srccount, srclist);
     if (__builtin_expect(dt != st, 0))
@@ -224,6 +335,10 @@ static gex_Event_t rv_vis_indexed(const char *call, int is_get, gex_TM_t tm, gex
 {
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *m = rv_vis_mapped(jr);
+    if (m && dstcount == srccount && dstlen == srclen &&
+        rv_vis_indexed_fast(is_get, m, dstcount, dstlist, srclist, dstlen))
+        return GEX_EVENT_INVALID;
     size_t dt, st;
     if (__builtin_mul_overflow(dstcount, dstlen, &dt) ||
         __builtin_mul_overflow(srccount, srclen, &st))
@@ -255,6 +370,13 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
                  dststrides ? "srcstrides" : "dststrides", levels);
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *fm;
+    if (levels <= RV_VIS_FAST_LEVELS && rv_vis_opt_on && (fm = rv_vis_mapped(jr)) &&
+        (is_get ? rv_vis_strided_fast(1, fm, (uintptr_t)dstaddr, dststrides, (uintptr_t)srcaddr,
+                                      srcstrides, elemsz, count, levels)
+                : rv_vis_strided_fast(0, fm, (uintptr_t)srcaddr, srcstrides, (uintptr_t)dstaddr,
+                                      dststrides, elemsz, count, levels)))
+        return GEX_EVENT_INVALID;
 
     rv_vis_strided_t s;
     size_t total;
