@@ -124,6 +124,9 @@ void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d
  * of n entries of len bytes on both sides. */
 void rv_vis_vec_copy(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s, uintptr_t sd,
                      size_t n);
+/* vector lists whose entries are all len bytes */
+void rv_vis_vec_copy_uni(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
+                         uintptr_t sd, size_t n, size_t len);
 void rv_vis_idx_copy(void *const *d, uintptr_t dd, void *const *s, uintptr_t sd, size_t n,
                      size_t len);
 

@@ -296,6 +296,28 @@ void rv_vis_vec_copy(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
         rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, s[i].gex_len);
 }
 
+#define RV_VIS_VECU(N)                                                                  \
+    for (size_t i_ = 0; i_ < n; i_++)                                                   \
+        memcpy(RV_VIS_P((uintptr_t)d[i_].gex_addr + dd),                                \
+               RV_VIS_P((uintptr_t)s[i_].gex_addr + sd), N)
+void rv_vis_vec_copy_uni(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
+                         uintptr_t sd, size_t n, size_t len)
+{
+    switch (len) {
+    case 1: RV_VIS_VECU(1); break;
+    case 2: RV_VIS_VECU(2); break;
+    case 4: RV_VIS_VECU(4); break;
+    case 8: RV_VIS_VECU(8); break;
+    case 16: RV_VIS_VECU(16); break;
+    case 32: RV_VIS_VECU(32); break;
+    case 64: RV_VIS_VECU(64); break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, len);
+        break;
+    }
+}
+
 #define RV_VIS_IDXC(N)                                                                  \
     for (size_t i_ = 0; i_ < n; i_++)                                                   \
         memcpy(RV_VIS_P((uintptr_t)d[i_] + dd), RV_VIS_P((uintptr_t)s[i_] + sd), N)
