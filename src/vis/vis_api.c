@@ -10,6 +10,10 @@
 #include <pthread.h>
 #include <string.h>
 
+/* gasnet_vis.h: this thread may take the inline one-chunk path (RIVET_VIS=auto, configuration
+ * read, no peer completion armed); set by the mapped-peer path below, cleared on arming. */
+__thread unsigned char _rivet_vis_fast;
+
 static pthread_once_t rv_vis_cfg_once = PTHREAD_ONCE_INIT;
 static int rv_vis_ref_only;  /* RIVET_VIS=ref */
 static int rv_vis_opt_on;    /* RIVET_VIS_OPT */
@@ -51,6 +55,7 @@ void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source
     if (handler && nbytes && !source_addr)
         rv_fatal("gex_VIS_SetPeerCompletionHandler: source_addr is NULL with nbytes=%zu", nbytes);
     rv_vis_pc.handler = handler; /* 0 disarms */
+    if (handler) _rivet_vis_fast = 0; /* the armed Put takes the library's path */
     rv_vis_pc.src = source_addr;
     rv_vis_pc.nbytes = handler ? nbytes : 0;
 }
@@ -296,7 +301,9 @@ rv_vis_fast_begin(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
                              !__atomic_load_n(&rv_vis_cfg_ready, __ATOMIC_ACQUIRE) ||
                              RV_OBS_ON(RV_OBS_TRACE), 0))
         return NULL;
-    return rv_vis_mapped(rv_tm_jobrank(tm, rank));
+    const rv_segmap_t *m = rv_vis_mapped(rv_tm_jobrank(tm, rank));
+    if (m) _rivet_vis_fast = 1; /* gasnet_vis.h's inline path may take this thread's next */
+    return m;
 }
 
 /* Vector and Indexed: either mechanism, from the two sides as byte streams. */
