@@ -10,7 +10,7 @@ static void handler(gex_Token_t t)
     (void)t;
     ptrdiff_t st[1] = {8};
     size_t cnt[1] = {2};
-    char buf[16];
+    char buf[16] = {0};
     gex_VIS_StridedPutNB(rvt_tm, 0, buf, st, buf, st, 8, cnt, 1, 0);
 }
 
