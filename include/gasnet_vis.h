@@ -110,6 +110,146 @@ extern int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, void *dst
 extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
                                              size_t nbytes, gex_Flags_t flags);
 
+/* ---- inline fast path (reserved: _rivet_* are not API) -----------------------------------
+ * A VIS call that names one contiguous chunk on each side (Vector: one entry each of equal
+ * length; Indexed: one entry each of equal size; Strided: every count 1), flags 0, on the
+ * primordial team, to a peer whose segment is mapped here, is the inline Put/Get of gasnetex.h:
+ * one copy, complete on return. Anything else calls the library (whose own fast path takes
+ * the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may take it (set by the
+ * library's mapped-peer path under RIVET_VIS=auto, cleared while a peer completion handler is
+ * armed). RIVET_NO_INLINE turns it off. */
+extern __thread unsigned char _rivet_vis_fast;
+#if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
+/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library. */
+static inline __attribute__((always_inline)) char *
+_rivet_vis_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
+{
+    const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
+    if (__builtin_expect(!_rivet_vis_fast || flags || !t || _rivet_am_token != 0, 0)) return 0;
+    /* rma_n: the primordial team, with the inline RMA path on (RIVET_RMA=auto, no stats or
+     * trace); acquire pairs with the library's release, as in _rivet_rma_direct */
+    if (__builtin_expect(rank >= __atomic_load_n(&t->rma_n, __ATOMIC_ACQUIRE), 0)) return 0;
+    const struct _rivet_segent *m =
+        (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF) + rank;
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
+    if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
+    return (char *)m->local_base + off;
+}
+/* 1 when done here (a Put when to_seg) */
+static inline __attribute__((always_inline)) int
+_rivet_vis_one(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *remote, void *local, size_t n,
+               gex_Flags_t flags)
+{
+    char *seg = _rivet_vis_direct(tm, rank, remote, n, flags);
+    if (__builtin_expect(seg == 0, 0)) return 0;
+    _rivet_rma_copy(to_seg, seg, local, n);
+    return 1;
+}
+static inline __attribute__((always_inline)) int
+_rivet_vis_vec1(int to_seg, gex_TM_t tm, gex_Rank_t rank, size_t dc, gex_Memvec_t const *dl,
+                size_t sc, gex_Memvec_t const *sl, gex_Flags_t flags)
+{
+    if (!(dc == 1 && sc == 1 && dl && sl && dl[0].gex_len == sl[0].gex_len)) return 0;
+    return to_seg ? _rivet_vis_one(1, tm, rank, dl[0].gex_addr, sl[0].gex_addr, sl[0].gex_len, flags)
+                  : _rivet_vis_one(0, tm, rank, sl[0].gex_addr, dl[0].gex_addr, sl[0].gex_len, flags);
+}
+static inline __attribute__((always_inline)) int
+_rivet_vis_idx1(int to_seg, gex_TM_t tm, gex_Rank_t rank, size_t dc, void *const *dl, size_t dlen,
+                size_t sc, void *const *sl, size_t slen, gex_Flags_t flags)
+{
+    if (!(dc == 1 && sc == 1 && dl && sl && dlen == slen)) return 0;
+    return to_seg ? _rivet_vis_one(1, tm, rank, dl[0], sl[0], slen, flags)
+                  : _rivet_vis_one(0, tm, rank, sl[0], dl[0], slen, flags);
+}
+static inline __attribute__((always_inline)) int
+_rivet_vis_str1(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *dst, const ptrdiff_t *dstr,
+                void *src, const ptrdiff_t *sstr, size_t es, const size_t *count, size_t levels,
+                gex_Flags_t flags)
+{
+    if (levels && (!count || !dstr || !sstr)) return 0;
+    for (size_t k_ = 0; k_ < levels; k_++)
+        if (count[k_] != 1) return 0;
+    return to_seg ? _rivet_vis_one(1, tm, rank, dst, src, es, flags)
+                  : _rivet_vis_one(0, tm, rank, src, dst, es, flags);
+}
+
+/* The calls: the fast path, else the library's function (each argument evaluated once). */
+#define _RIVET_VIS_OK_NB GEX_EVENT_INVALID
+#define _RIVET_VIS_OK_NBI 0
+#define _RIVET_VIS_OK_Blocking 0
+#define _RIVET_VIS_INL(form, ret)                                                               \
+    static inline __attribute__((always_inline)) ret _rivet_vis_vput_##form(                    \
+        gex_TM_t tm, gex_Rank_t r, size_t dc, gex_Memvec_t const *dl, size_t sc,                \
+        gex_Memvec_t const *sl, gex_Flags_t f)                                                  \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_vec1(1, tm, r, dc, dl, sc, sl, f), 1))                  \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_VectorPut##form)(tm, r, dc, dl, sc, sl, f);                             \
+    }                                                                                           \
+    static inline __attribute__((always_inline)) ret _rivet_vis_vget_##form(                    \
+        gex_TM_t tm, size_t dc, gex_Memvec_t const *dl, gex_Rank_t r, size_t sc,                \
+        gex_Memvec_t const *sl, gex_Flags_t f)                                                  \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_vec1(0, tm, r, dc, dl, sc, sl, f), 1))                  \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_VectorGet##form)(tm, dc, dl, r, sc, sl, f);                             \
+    }                                                                                           \
+    static inline __attribute__((always_inline)) ret _rivet_vis_iput_##form(                    \
+        gex_TM_t tm, gex_Rank_t r, size_t dc, void *const *dl, size_t dn, size_t sc,            \
+        void *const *sl, size_t sn, gex_Flags_t f)                                              \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_idx1(1, tm, r, dc, dl, dn, sc, sl, sn, f), 1))          \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_IndexedPut##form)(tm, r, dc, dl, dn, sc, sl, sn, f);                    \
+    }                                                                                           \
+    static inline __attribute__((always_inline)) ret _rivet_vis_iget_##form(                    \
+        gex_TM_t tm, size_t dc, void *const *dl, size_t dn, gex_Rank_t r, size_t sc,            \
+        void *const *sl, size_t sn, gex_Flags_t f)                                              \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_idx1(0, tm, r, dc, dl, dn, sc, sl, sn, f), 1))          \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_IndexedGet##form)(tm, dc, dl, dn, r, sc, sl, sn, f);                    \
+    }                                                                                           \
+    static inline __attribute__((always_inline)) ret _rivet_vis_sput_##form(                    \
+        gex_TM_t tm, gex_Rank_t r, void *d, const ptrdiff_t *ds, void *s, const ptrdiff_t *ss,  \
+        size_t es, const size_t *c, size_t lv, gex_Flags_t f)                                   \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_str1(1, tm, r, d, ds, s, ss, es, c, lv, f), 1))         \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_StridedPut##form)(tm, r, d, ds, s, ss, es, c, lv, f);                   \
+    }                                                                                           \
+    static inline __attribute__((always_inline)) ret _rivet_vis_sget_##form(                    \
+        gex_TM_t tm, void *d, const ptrdiff_t *ds, gex_Rank_t r, void *s, const ptrdiff_t *ss,  \
+        size_t es, const size_t *c, size_t lv, gex_Flags_t f)                                   \
+    {                                                                                           \
+        if (__builtin_expect(_rivet_vis_str1(0, tm, r, d, ds, s, ss, es, c, lv, f), 1))         \
+            return _RIVET_VIS_OK_##form;                                                        \
+        return (gex_VIS_StridedGet##form)(tm, d, ds, r, s, ss, es, c, lv, f);                   \
+    }
+_RIVET_VIS_INL(NB, gex_Event_t)
+_RIVET_VIS_INL(NBI, int)
+_RIVET_VIS_INL(Blocking, int)
+#undef _RIVET_VIS_INL
+#define gex_VIS_VectorPutNB(...) _rivet_vis_vput_NB(__VA_ARGS__)
+#define gex_VIS_VectorPutNBI(...) _rivet_vis_vput_NBI(__VA_ARGS__)
+#define gex_VIS_VectorPutBlocking(...) _rivet_vis_vput_Blocking(__VA_ARGS__)
+#define gex_VIS_VectorGetNB(...) _rivet_vis_vget_NB(__VA_ARGS__)
+#define gex_VIS_VectorGetNBI(...) _rivet_vis_vget_NBI(__VA_ARGS__)
+#define gex_VIS_VectorGetBlocking(...) _rivet_vis_vget_Blocking(__VA_ARGS__)
+#define gex_VIS_IndexedPutNB(...) _rivet_vis_iput_NB(__VA_ARGS__)
+#define gex_VIS_IndexedPutNBI(...) _rivet_vis_iput_NBI(__VA_ARGS__)
+#define gex_VIS_IndexedPutBlocking(...) _rivet_vis_iput_Blocking(__VA_ARGS__)
+#define gex_VIS_IndexedGetNB(...) _rivet_vis_iget_NB(__VA_ARGS__)
+#define gex_VIS_IndexedGetNBI(...) _rivet_vis_iget_NBI(__VA_ARGS__)
+#define gex_VIS_IndexedGetBlocking(...) _rivet_vis_iget_Blocking(__VA_ARGS__)
+#define gex_VIS_StridedPutNB(...) _rivet_vis_sput_NB(__VA_ARGS__)
+#define gex_VIS_StridedPutNBI(...) _rivet_vis_sput_NBI(__VA_ARGS__)
+#define gex_VIS_StridedPutBlocking(...) _rivet_vis_sput_Blocking(__VA_ARGS__)
+#define gex_VIS_StridedGetNB(...) _rivet_vis_sget_NB(__VA_ARGS__)
+#define gex_VIS_StridedGetNBI(...) _rivet_vis_sget_NBI(__VA_ARGS__)
+#define gex_VIS_StridedGetBlocking(...) _rivet_vis_sget_Blocking(__VA_ARGS__)
+#endif
+
 /* ---- GASNet-1 VIS (legacy; docs/legacy.md) ----------------------------------------------
  * The GASNet-1 Vector/Indexed/Strided calls, on the primordial team of a GASNet-1 client
  * (gasnet_init, or gex_Client_Init with GEX_FLAG_USES_GASNET1). Only _bulk forms exist, as in

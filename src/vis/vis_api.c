@@ -10,9 +10,14 @@
 #include <pthread.h>
 #include <string.h>
 
+/* gasnet_vis.h: this thread may take the inline one-chunk path (RIVET_VIS=auto, configuration
+ * read, no peer completion armed); set by the mapped-peer path below, cleared on arming. */
+__thread unsigned char _rivet_vis_fast;
+
 static pthread_once_t rv_vis_cfg_once = PTHREAD_ONCE_INIT;
-static int rv_vis_ref_only; /* RIVET_VIS=ref */
-static int rv_vis_opt_on;   /* RIVET_VIS_OPT */
+static int rv_vis_ref_only;  /* RIVET_VIS=ref */
+static int rv_vis_opt_on;    /* RIVET_VIS_OPT */
+static int rv_vis_cfg_ready; /* set (release) once the two above are: one load per call */
 
 static void rv_vis_cfg_load(void)
 {
@@ -24,6 +29,7 @@ static void rv_vis_cfg_load(void)
                rv_vis_ref_only ? "AM pack/unpack for every peer"
                                : "direct loops to neighbourhood peers, AM pack/unpack otherwise",
                rv_vis_opt_on ? "on" : "off");
+    __atomic_store_n(&rv_vis_cfg_ready, 1, __ATOMIC_RELEASE);
 }
 
 enum { RV_VIS_BLOCKING, RV_VIS_NB, RV_VIS_NBI };
@@ -49,6 +55,7 @@ void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source
     if (handler && nbytes && !source_addr)
         rv_fatal("gex_VIS_SetPeerCompletionHandler: source_addr is NULL with nbytes=%zu", nbytes);
     rv_vis_pc.handler = handler; /* 0 disarms */
+    if (handler) _rivet_vis_fast = 0; /* the armed Put takes the library's path */
     rv_vis_pc.src = source_addr;
     rv_vis_pc.nbytes = handler ? nbytes : 0;
 }
@@ -77,7 +84,8 @@ static gex_Rank_t rv_vis_begin(const char *call, gex_TM_t tm, gex_Rank_t rank, i
     gex_Rank_t jr = rv_tm_check_rank(call, tm, rank);
     if (__builtin_expect(tm->pair_index || tm->ep->index, 0))
         rv_tm_pair_only_rma(call, "GEX_EP_CAPABILITY_VIS", tm);
-    pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
+    if (__builtin_expect(!__atomic_load_n(&rv_vis_cfg_ready, __ATOMIC_ACQUIRE), 0))
+        pthread_once(&rv_vis_cfg_once, rv_vis_cfg_load);
     /* Only Puts support peer completion: a Get leaves the handler armed for the next Put. */
     if (__builtin_expect(is_put && rv_vis_pc.handler != 0 && (flags & GEX_FLAG_IMMEDIATE), 0))
         rv_fatal("%s: GEX_FLAG_IMMEDIATE is not allowed while a peer completion handler is armed",
@@ -140,6 +148,162 @@ static inline int rv_vis_direct(const rv_segmap_t *m)
 static inline uintptr_t rv_vis_delta(const rv_segmap_t *m)
 {
     return (uintptr_t)m->local_base - (uintptr_t)m->owner_base;
+}
+
+/* The bytes a vector list names (RIVET_STATS, RIVET_TRACE). */
+static size_t rv_vis_memvec_bytes(size_t n, gex_Memvec_t const l[])
+{
+    size_t b = 0;
+    for (size_t i = 0; l && i < n; i++) b += l[i].gex_len;
+    return b;
+}
+
+/* ---- the mapped-peer fast path ------------------------------------------------------------
+ * A peer whose segment is mapped here (RIVET_VIS=auto) takes the common shapes in one pass
+ * over the caller's lists, no side descriptions or walkers: vector lists that pair up entry by
+ * entry with equal lengths, indexed lists with equal entry sizes, strided shapes of at most
+ * RV_VIS_FAST_LEVELS levels (optimizer on). The whole remote side is checked against the
+ * peer's bound segment first, then copied. Any other shape, and any check that fails, takes
+ * the general path below, which makes every check in its order with its message. */
+#define RV_VIS_FAST_LEVELS 4
+
+/* The peer's segment entry when VIS copies to it directly, else NULL. */
+static inline const rv_segmap_t *rv_vis_mapped(gex_Rank_t jr)
+{
+    const rv_segmap_t *m = rv_segmap ? &rv_segmap[jr] : NULL;
+    return m && m->local_base && !rv_vis_ref_only ? m : NULL;
+}
+
+/* [a, a + n) inside the segment, n >= 1 */
+static inline int rv_vis_in_seg(const rv_segmap_t *m, uintptr_t a, size_t n)
+{
+    uintptr_t off = a - (uintptr_t)m->owner_base;
+    return off <= m->size && n <= m->size - off;
+}
+
+/* Returns 1 if done (all copied, or nothing to move); 0: take the general path. */
+static inline int rv_vis_vector_fast(int is_get, const rv_segmap_t *m, size_t n,
+                                     const gex_Memvec_t *dl, const gex_Memvec_t *sl)
+{
+    if (!dl || !sl || !n) return 0;
+    const gex_Memvec_t *rl = is_get ? sl : dl;
+    const uintptr_t base = (uintptr_t)m->owner_base, size = m->size;
+    size_t any = 0, L0 = sl[0].gex_len, t;
+    /* every entry is checked to be in the segment (an empty one too: one elsewhere takes the
+     * general path), so the total is at most n * size: it fits when that does */
+    if (__builtin_mul_overflow(n, size, &t)) return 0;
+    int uni = 1; /* every entry L0 bytes: the copy takes a fixed-size move */
+    for (size_t i = 0; i < n; i++) {
+        size_t L = sl[i].gex_len;
+        uintptr_t off = (uintptr_t)rl[i].gex_addr - base;
+        if (L != dl[i].gex_len || off > size || L > size - off) return 0;
+        any |= L;
+        uni &= L == L0;
+    }
+    if (!any) return 1;
+    uintptr_t delta = rv_vis_delta(m), dd = is_get ? 0 : delta, sd = is_get ? delta : 0;
+    if (uni) rv_vis_vec_copy_uni(dl, dd, sl, sd, n, L0);
+    else rv_vis_vec_copy(dl, dd, sl, sd, n);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, rv_vis_memvec_bytes(n, sl), 0);
+    return 1;
+}
+
+static inline int rv_vis_indexed_fast(int is_get, const rv_segmap_t *m, size_t n,
+                                      void *const *dl, void *const *sl, size_t len)
+{
+    size_t t;
+    if (!n || !len || !dl || !sl || __builtin_mul_overflow(n, len, &t)) return 0;
+    void *const *rl = is_get ? sl : dl;
+    const uintptr_t base = (uintptr_t)m->owner_base, size = m->size;
+    if (len > size) return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((uintptr_t)rl[i] - base > size - len) return 0;
+    uintptr_t delta = rv_vis_delta(m);
+    if (is_get) rv_vis_idx_copy(dl, 0, sl, delta, n, len);
+    else rv_vis_idx_copy(dl, delta, sl, 0, n, len);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, t, 0);
+    return 1;
+}
+
+/* la/ls: the local side; ra/rs: the remote side (owner addresses). elemsz and every count are
+ * non-zero; levels <= RV_VIS_FAST_LEVELS. */
+static inline int rv_vis_strided_fast(int is_get, const rv_segmap_t *m, uintptr_t la,
+                                      const ptrdiff_t *ls, uintptr_t ra, const ptrdiff_t *rs,
+                                      size_t es, const size_t *count, size_t levels)
+{
+    rv_vis_dim_t d[RV_VIS_FAST_LEVELS];
+    size_t nd = 0, total = es;
+    ptrdiff_t neg = 0, pos = 0;
+    int bad = 0;
+    for (size_t k = 0; k < levels; k++) {
+        size_t c = count[k];
+        bad |= !c; /* nothing to move: the general path's degenerate case */
+        bad |= __builtin_mul_overflow(total, c, &total);
+        if (c == 1) continue;
+        ptrdiff_t span;
+        bad |= c - 1 > (size_t)PTRDIFF_MAX;
+        bad |= __builtin_mul_overflow((ptrdiff_t)(c - 1), rs[k], &span);
+        if (span < 0) bad |= __builtin_add_overflow(neg, span, &neg);
+        else bad |= __builtin_add_overflow(pos, span, &pos);
+        d[nd].count = c;
+        d[nd].lstride = ls[k];
+        d[nd].rstride = rs[k];
+        nd++;
+    }
+    /* the remote extent: lowest to past the highest byte */
+    uintptr_t lo = ra - ((uintptr_t)0 - (uintptr_t)neg), end;
+    bad |= lo > ra;
+    bad |= __builtin_add_overflow(ra, (uintptr_t)pos, &end);
+    bad |= __builtin_add_overflow(end, es, &end);
+    if (bad || !rv_vis_in_seg(m, lo, end - lo)) return 0;
+    /* folding: inner levels contiguous on both sides join the element, and a level that
+     * continues the one inside it on both sides joins that loop */
+    size_t k = 0, n2 = 0;
+    while (k < nd && d[k].lstride == (ptrdiff_t)es && d[k].rstride == (ptrdiff_t)es)
+        es *= d[k++].count;
+    for (; k < nd; k++) {
+        if (n2 && (uintptr_t)d[k].lstride == (uintptr_t)d[n2 - 1].count * (uintptr_t)d[n2 - 1].lstride &&
+            (uintptr_t)d[k].rstride == (uintptr_t)d[n2 - 1].count * (uintptr_t)d[n2 - 1].rstride)
+            d[n2 - 1].count *= d[k].count;
+        else
+            d[n2++] = d[k];
+    }
+    rv_vis_nest_copy(la, ra + rv_vis_delta(m), es, d, n2, !is_get);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
+    return 1;
+}
+
+/* Strided, as the caller passes it (the general path handles every degenerate case). */
+static inline int rv_vis_strided_try(int is_get, const rv_segmap_t *m, void *dstaddr,
+                                     const ptrdiff_t *dststrides, void *srcaddr,
+                                     const ptrdiff_t *srcstrides, size_t elemsz,
+                                     const size_t *count, size_t levels)
+{
+    if (levels > RV_VIS_FAST_LEVELS || !elemsz || !rv_vis_opt_on ||
+        (levels && (!count || !dststrides || !srcstrides)))
+        return 0;
+    return is_get ? rv_vis_strided_fast(1, m, (uintptr_t)dstaddr, dststrides, (uintptr_t)srcaddr,
+                                        srcstrides, elemsz, count, levels)
+                  : rv_vis_strided_fast(0, m, (uintptr_t)srcaddr, srcstrides, (uintptr_t)dstaddr,
+                                        dststrides, elemsz, count, levels);
+}
+
+/* The entry checks of the fast path, made first by every gex_VIS_* call: no flags, outside a
+ * handler, a valid (tm, rank) of a primordial-endpoint team, the configuration read, no peer
+ * completion armed, the peer mapped. NULL: the general path (which makes every check again,
+ * with its messages). */
+static inline __attribute__((always_inline)) const rv_segmap_t *
+rv_vis_fast_begin(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags)
+{
+    if (__builtin_expect(flags != 0 || rv_am_in_handler() || rv_client_g == NULL ||
+                             tm == GEX_TM_INVALID || rank >= tm->size || tm->pair_index ||
+                             tm->ep->index || rv_vis_pc.handler != 0 ||
+                             !__atomic_load_n(&rv_vis_cfg_ready, __ATOMIC_ACQUIRE) ||
+                             RV_OBS_ON(RV_OBS_TRACE), 0))
+        return NULL;
+    const rv_segmap_t *m = rv_vis_mapped(rv_tm_jobrank(tm, rank));
+    if (m) _rivet_vis_fast = 1; /* gasnet_vis.h's inline path may take this thread's next */
+    return m;
 }
 
 /* Vector and Indexed: either mechanism, from the two sides as byte streams. */
@@ -206,6 +370,9 @@ static gex_Event_t rv_vis_vector(const char *call, int is_get, gex_TM_t tm, gex_
 {
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *m = rv_vis_mapped(jr);
+    if (m && dstcount == srccount && rv_vis_vector_fast(is_get, m, dstcount, dstlist, srclist))
+        return GEX_EVENT_INVALID;
     size_t dt = rv_vis_vec_total(call, "dstlist", dstcount, dstlist);
     size_t st = rv_vis_vec_total(call, "srclist", srccount, srclist);
     if (__builtin_expect(dt != st, 0))
@@ -224,6 +391,10 @@ static gex_Event_t rv_vis_indexed(const char *call, int is_get, gex_TM_t tm, gex
 {
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *m = rv_vis_mapped(jr);
+    if (m && dstcount == srccount && dstlen == srclen &&
+        rv_vis_indexed_fast(is_get, m, dstcount, dstlist, srclist, dstlen))
+        return GEX_EVENT_INVALID;
     size_t dt, st;
     if (__builtin_mul_overflow(dstcount, dstlen, &dt) ||
         __builtin_mul_overflow(srccount, srclen, &st))
@@ -255,6 +426,10 @@ static gex_Event_t rv_vis_strided(const char *call, int is_get, gex_TM_t tm, gex
                  dststrides ? "srcstrides" : "dststrides", levels);
     int lc;
     gex_Rank_t jr = rv_vis_begin(call, tm, rank, !is_get, form, flags, &lc);
+    const rv_segmap_t *fm = rv_vis_mapped(jr);
+    if (fm && rv_vis_strided_try(is_get, fm, dstaddr, dststrides, srcaddr, srcstrides, elemsz,
+                                 count, levels))
+        return GEX_EVENT_INVALID;
 
     rv_vis_strided_t s;
     size_t total;
@@ -321,12 +496,6 @@ static inline int rv_vis_blocking_rc(gex_Event_t ev)
 
 /* RIVET_TRACE: one VIS call as one event (a blocking one's: with its wait), named by the call,
  * with the peer's jobrank and the bytes it moves. */
-static size_t rv_vis_memvec_bytes(size_t n, gex_Memvec_t const l[])
-{
-    size_t b = 0;
-    for (size_t i = 0; l && i < n; i++) b += l[i].gex_len;
-    return b;
-}
 
 static size_t rv_vis_strided_bytes(size_t elemsz, const size_t count[], size_t levels)
 {
@@ -347,89 +516,142 @@ static __attribute__((noinline)) void rv_vis_trace(unsigned id, uint64_t t0, con
 
 #define RV_VIS_NAME(kind, dir, form) "gex_VIS_" #kind #dir #form
 
-/* Vector */
-#define RV_VIS_VGET(form, ret, wrap)                                                              \
-    ret gex_VIS_VectorGet##form(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],       \
-                                gex_Rank_t srcrank, size_t srccount,                              \
-                                gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
-        ret r_ = wrap(rv_vis_vector(RV_VIS_NAME(Vector, Get, form), 1, tm, srcrank, dstcount,       \
-                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Vector, Get, form), tm, srcrank, flags, \
-                              rv_vis_memvec_bytes(srccount, srclist));                                               \
-        return r_;                                                                 \
+/* The general path of a call (out of line: the exported function keeps only the fast path's
+ * registers): trace, the operation, a Put's peer completion, a Blocking form's wait (inside
+ * the traced interval). */
+static inline gex_Event_t rv_vis_finish(const char *call, int is_get, gex_TM_t tm,
+                                        gex_Rank_t rank, int form, gex_Event_t ev)
+{
+    if (!is_get) ev = rv_vis_pc_notify(call, tm, rank, ev);
+    if (form == RV_VIS_BLOCKING && ev != GEX_EVENT_INVALID && ev != GEX_EVENT_NO_OP) {
+        gex_Event_Wait(ev);
+        ev = GEX_EVENT_INVALID;
     }
-#define RV_VIS_VPUT(form, ret, wrap)                                                              \
-    ret gex_VIS_VectorPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                 \
-                                gex_Memvec_t const dstlist[], size_t srccount,                    \
-                                gex_Memvec_t const srclist[], gex_Flags_t flags)                  \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
-        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Vector, Put, form), tm, dstrank,                 \
-                    rv_vis_vector(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount,       \
-                                  dstlist, srccount, srclist, RV_VIS_FORM_##form, flags)));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Vector, Put, form), tm, dstrank, flags, \
-                              rv_vis_memvec_bytes(srccount, srclist));                                               \
-        return r_;                                                                 \
+    return ev;
+}
+
+static __attribute__((noinline)) gex_Event_t
+rv_vis_vector_call(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                   const gex_Memvec_t *dstlist, size_t srccount, const gex_Memvec_t *srclist,
+                   int form, gex_Flags_t flags)
+{
+    unsigned id = is_get ? RV_TR_VIS_GET : RV_TR_VIS_PUT;
+    uint64_t t0 = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(id) : 0;
+    gex_Event_t ev = rv_vis_finish(call, is_get, tm, rank, form,
+                                   rv_vis_vector(call, is_get, tm, rank, dstcount, dstlist,
+                                                 srccount, srclist, form, flags));
+    if (t0) rv_vis_trace(id, t0, call, tm, rank, flags, rv_vis_memvec_bytes(srccount, srclist));
+    return ev;
+}
+
+static __attribute__((noinline)) gex_Event_t
+rv_vis_indexed_call(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank, size_t dstcount,
+                    void *const *dstlist, size_t dstlen, size_t srccount, void *const *srclist,
+                    size_t srclen, int form, gex_Flags_t flags)
+{
+    unsigned id = is_get ? RV_TR_VIS_GET : RV_TR_VIS_PUT;
+    uint64_t t0 = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(id) : 0;
+    gex_Event_t ev = rv_vis_finish(call, is_get, tm, rank, form,
+                                   rv_vis_indexed(call, is_get, tm, rank, dstcount, dstlist,
+                                                  dstlen, srccount, srclist, srclen, form,
+                                                  flags));
+    if (t0) rv_vis_trace(id, t0, call, tm, rank, flags, srccount * srclen);
+    return ev;
+}
+
+static __attribute__((noinline)) gex_Event_t
+rv_vis_strided_call(const char *call, int is_get, gex_TM_t tm, gex_Rank_t rank, void *dstaddr,
+                    const ptrdiff_t *dststrides, void *srcaddr, const ptrdiff_t *srcstrides,
+                    size_t elemsz, const size_t *count, size_t levels, int form,
+                    gex_Flags_t flags)
+{
+    unsigned id = is_get ? RV_TR_VIS_GET : RV_TR_VIS_PUT;
+    uint64_t t0 = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(id) : 0;
+    gex_Event_t ev = rv_vis_finish(call, is_get, tm, rank, form,
+                                   rv_vis_strided(call, is_get, tm, rank, dstaddr, dststrides,
+                                                  srcaddr, srcstrides, elemsz, count, levels,
+                                                  form, flags));
+    if (t0) rv_vis_trace(id, t0, call, tm, rank, flags,
+                         rv_vis_strided_bytes(elemsz, count, levels));
+    return ev;
+}
+
+/* Each exported call: the mapped-peer fast path inline, else the general path. */
+#define RV_VIS_VGET(form, ret, wrap)                                                            \
+    ret gex_VIS_VectorGet##form(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],     \
+                                gex_Rank_t srcrank, size_t srccount,                            \
+                                gex_Memvec_t const srclist[], gex_Flags_t flags)                \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, srcrank, flags);                          \
+        if (m_ && dstcount == srccount && rv_vis_vector_fast(1, m_, dstcount, dstlist, srclist)) \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_vector_call(RV_VIS_NAME(Vector, Get, form), 1, tm, srcrank, dstcount, \
+                                       dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));  \
     }
-/* Indexed */
-#define RV_VIS_IGET(form, ret, wrap)                                                              \
-    ret gex_VIS_IndexedGet##form(gex_TM_t tm, size_t dstcount, void *const dstlist[],             \
-                                 size_t dstlen, gex_Rank_t srcrank, size_t srccount,              \
-                                 void *const srclist[], size_t srclen, gex_Flags_t flags)         \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
-        ret r_ = wrap(rv_vis_indexed(RV_VIS_NAME(Indexed, Get, form), 1, tm, srcrank, dstcount,     \
-                                   dstlist, dstlen, srccount, srclist, srclen,                    \
-                                   RV_VIS_FORM_##form, flags));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Indexed, Get, form), tm, srcrank, flags, \
-                              srccount * srclen);                                               \
-        return r_;                                                                 \
+#define RV_VIS_VPUT(form, ret, wrap)                                                            \
+    ret gex_VIS_VectorPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,               \
+                                gex_Memvec_t const dstlist[], size_t srccount,                  \
+                                gex_Memvec_t const srclist[], gex_Flags_t flags)                \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, dstrank, flags);                          \
+        if (m_ && dstcount == srccount && rv_vis_vector_fast(0, m_, dstcount, dstlist, srclist)) \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_vector_call(RV_VIS_NAME(Vector, Put, form), 0, tm, dstrank, dstcount, \
+                                       dstlist, srccount, srclist, RV_VIS_FORM_##form, flags));  \
     }
-#define RV_VIS_IPUT(form, ret, wrap)                                                              \
-    ret gex_VIS_IndexedPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,                \
-                                 void *const dstlist[], size_t dstlen, size_t srccount,           \
-                                 void *const srclist[], size_t srclen, gex_Flags_t flags)         \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
-        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Indexed, Put, form), tm, dstrank,                \
-                    rv_vis_indexed(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank, dstcount,     \
-                                   dstlist, dstlen, srccount, srclist, srclen,                    \
-                                   RV_VIS_FORM_##form, flags)));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Indexed, Put, form), tm, dstrank, flags, \
-                              srccount * srclen);                                               \
-        return r_;                                                                 \
+#define RV_VIS_IGET(form, ret, wrap)                                                            \
+    ret gex_VIS_IndexedGet##form(gex_TM_t tm, size_t dstcount, void *const dstlist[],           \
+                                 size_t dstlen, gex_Rank_t srcrank, size_t srccount,            \
+                                 void *const srclist[], size_t srclen, gex_Flags_t flags)       \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, srcrank, flags);                          \
+        if (m_ && dstcount == srccount && dstlen == srclen &&                                   \
+            rv_vis_indexed_fast(1, m_, dstcount, dstlist, srclist, dstlen))                     \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_indexed_call(RV_VIS_NAME(Indexed, Get, form), 1, tm, srcrank,         \
+                                        dstcount, dstlist, dstlen, srccount, srclist, srclen,   \
+                                        RV_VIS_FORM_##form, flags));                            \
     }
-/* Strided */
-#define RV_VIS_SGET(form, ret, wrap)                                                              \
-    ret gex_VIS_StridedGet##form(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],        \
+#define RV_VIS_IPUT(form, ret, wrap)                                                            \
+    ret gex_VIS_IndexedPut##form(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,              \
+                                 void *const dstlist[], size_t dstlen, size_t srccount,         \
+                                 void *const srclist[], size_t srclen, gex_Flags_t flags)       \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, dstrank, flags);                          \
+        if (m_ && dstcount == srccount && dstlen == srclen &&                                   \
+            rv_vis_indexed_fast(0, m_, dstcount, dstlist, srclist, dstlen))                     \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_indexed_call(RV_VIS_NAME(Indexed, Put, form), 0, tm, dstrank,         \
+                                        dstcount, dstlist, dstlen, srccount, srclist, srclen,   \
+                                        RV_VIS_FORM_##form, flags));                            \
+    }
+#define RV_VIS_SGET(form, ret, wrap)                                                            \
+    ret gex_VIS_StridedGet##form(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],      \
                                  gex_Rank_t srcrank, void *srcaddr, const ptrdiff_t srcstrides[], \
-                                 size_t elemsz, const size_t count[], size_t stridelevels,        \
-                                 gex_Flags_t flags)                                               \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_GET) : 0;  \
-        ret r_ = wrap(rv_vis_strided(RV_VIS_NAME(Strided, Get, form), 1, tm, srcrank, dstaddr,      \
-                                   dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
-                                   RV_VIS_FORM_##form, flags));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_GET, t0_, RV_VIS_NAME(Strided, Get, form), tm, srcrank, flags, \
-                              rv_vis_strided_bytes(elemsz, count, stridelevels));                                               \
-        return r_;                                                                 \
+                                 size_t elemsz, const size_t count[], size_t stridelevels,      \
+                                 gex_Flags_t flags)                                             \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, srcrank, flags);                          \
+        if (m_ && rv_vis_strided_try(1, m_, dstaddr, dststrides, srcaddr, srcstrides, elemsz,   \
+                                     count, stridelevels))                                       \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_strided_call(RV_VIS_NAME(Strided, Get, form), 1, tm, srcrank,         \
+                                        dstaddr, dststrides, srcaddr, srcstrides, elemsz, count, \
+                                        stridelevels, RV_VIS_FORM_##form, flags));              \
     }
-#define RV_VIS_SPUT(form, ret, wrap)                                                              \
-    ret gex_VIS_StridedPut##form(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,                  \
-                                 const ptrdiff_t dststrides[], void *srcaddr,                     \
-                                 const ptrdiff_t srcstrides[], size_t elemsz,                     \
-                                 const size_t count[], size_t stridelevels, gex_Flags_t flags)    \
-    {                                                                                             \
-        uint64_t t0_ = RV_OBS_ON(RV_OBS_TRACE) ? rv_trace_begin(RV_TR_VIS_PUT) : 0;  \
-        ret r_ = wrap(rv_vis_pc_notify(RV_VIS_NAME(Strided, Put, form), tm, dstrank,                \
-                    rv_vis_strided(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank, dstaddr,      \
-                                   dststrides, srcaddr, srcstrides, elemsz, count, stridelevels,  \
-                                   RV_VIS_FORM_##form, flags)));  \
-        if (t0_) rv_vis_trace(RV_TR_VIS_PUT, t0_, RV_VIS_NAME(Strided, Put, form), tm, dstrank, flags, \
-                              rv_vis_strided_bytes(elemsz, count, stridelevels));                                               \
-        return r_;                                                                 \
+#define RV_VIS_SPUT(form, ret, wrap)                                                            \
+    ret gex_VIS_StridedPut##form(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,                \
+                                 const ptrdiff_t dststrides[], void *srcaddr,                   \
+                                 const ptrdiff_t srcstrides[], size_t elemsz,                   \
+                                 const size_t count[], size_t stridelevels, gex_Flags_t flags)  \
+    {                                                                                           \
+        const rv_segmap_t *m_ = rv_vis_fast_begin(tm, dstrank, flags);                          \
+        if (m_ && rv_vis_strided_try(0, m_, dstaddr, dststrides, srcaddr, srcstrides, elemsz,   \
+                                     count, stridelevels))                                       \
+            return wrap(GEX_EVENT_INVALID);                                                     \
+        return wrap(rv_vis_strided_call(RV_VIS_NAME(Strided, Put, form), 0, tm, dstrank,         \
+                                        dstaddr, dststrides, srcaddr, srcstrides, elemsz, count, \
+                                        stridelevels, RV_VIS_FORM_##form, flags));              \
     }
 
 #define RV_VIS_FORM_NB RV_VIS_NB

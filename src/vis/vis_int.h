@@ -114,6 +114,22 @@ rv_vis_pos_t rv_vis_pos_advance(const rv_vis_side_t *s, rv_vis_pos_t p, size_t n
  * rbase + rdelta (put: local to remote; get: remote to local). */
 void rv_vis_strided_copy(const rv_vis_strided_t *s, uintptr_t rdelta, int is_put);
 
+/* The same loop nest from its parts: nd levels d[] (d[0] innermost) of es-byte elements
+ * between l (local) and r (remote, already mapped here). */
+void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d, size_t nd,
+                      int is_put);
+
+/* The mapped-peer fast path's list copies (every entry already checked; one side's addresses
+ * get their delta): vector lists whose entries pair up with equal lengths, and indexed lists
+ * of n entries of len bytes on both sides. */
+void rv_vis_vec_copy(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s, uintptr_t sd,
+                     size_t n);
+/* vector lists whose entries are all len bytes */
+void rv_vis_vec_copy_uni(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
+                         uintptr_t sd, size_t n, size_t len);
+void rv_vis_idx_copy(void *const *d, uintptr_t dd, void *const *s, uintptr_t sd, size_t n,
+                     size_t len);
+
 /* Checks that the bytes [p, p + n) of side s (addresses as given, without delta) lie in
  * [lo, lo + size). Returns 1 if so; else 0 with *bad_entry (SIZE_MAX for a strided extent)
  * and the offending range [*bad_lo, *bad_hi) (bad_hi 0: the range overflows). */

@@ -265,18 +265,95 @@ rv_vis_pos_t rv_vis_pos_advance(const rv_vis_side_t *s, rv_vis_pos_t p, size_t n
     return p;
 }
 
+/* ---- mapped-peer list copies (vis_api.c's fast path: shapes already checked) ------------ */
+
+/* One contiguous piece of n bytes: up to 32 bytes as two overlapping 1/2/4/8/16-byte pieces
+ * (loads before stores), as libc's memcpy moves them, without its call; longer: memcpy. */
+typedef long long rv_vis_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+static inline void rv_vis_piece(uintptr_t d, uintptr_t s, size_t n)
+{
+#define RV_VIS_TWO(T)                                                  \
+    do {                                                               \
+        T a_, b_;                                                      \
+        memcpy(&a_, RV_VIS_P(s), sizeof a_);                           \
+        memcpy(&b_, RV_VIS_P(s + n - sizeof b_), sizeof b_);           \
+        memcpy(RV_VIS_P(d), &a_, sizeof a_);                           \
+        memcpy(RV_VIS_P(d + n - sizeof b_), &b_, sizeof b_);           \
+    } while (0)
+    if (n > 32) memcpy(RV_VIS_P(d), RV_VIS_P(s), n);
+    else if (n >= 16) RV_VIS_TWO(rv_vis_v16);
+    else if (n >= 8) RV_VIS_TWO(uint64_t);
+    else if (n >= 4) RV_VIS_TWO(uint32_t);
+    else if (n >= 2) RV_VIS_TWO(uint16_t);
+    else if (n) memcpy(RV_VIS_P(d), RV_VIS_P(s), 1);
+#undef RV_VIS_TWO
+}
+
+void rv_vis_vec_copy(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s, uintptr_t sd,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, s[i].gex_len);
+}
+
+#define RV_VIS_VECU(N)                                                                  \
+    for (size_t i_ = 0; i_ < n; i_++)                                                   \
+        memcpy(RV_VIS_P((uintptr_t)d[i_].gex_addr + dd),                                \
+               RV_VIS_P((uintptr_t)s[i_].gex_addr + sd), N)
+void rv_vis_vec_copy_uni(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
+                         uintptr_t sd, size_t n, size_t len)
+{
+    switch (len) {
+    case 1: RV_VIS_VECU(1); break;
+    case 2: RV_VIS_VECU(2); break;
+    case 4: RV_VIS_VECU(4); break;
+    case 8: RV_VIS_VECU(8); break;
+    case 16: RV_VIS_VECU(16); break;
+    case 32: RV_VIS_VECU(32); break;
+    case 64: RV_VIS_VECU(64); break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, len);
+        break;
+    }
+}
+
+#define RV_VIS_IDXC(N)                                                                  \
+    for (size_t i_ = 0; i_ < n; i_++)                                                   \
+        memcpy(RV_VIS_P((uintptr_t)d[i_] + dd), RV_VIS_P((uintptr_t)s[i_] + sd), N)
+void rv_vis_idx_copy(void *const *d, uintptr_t dd, void *const *s, uintptr_t sd, size_t n,
+                     size_t len)
+{
+    switch (len) {
+    case 1: RV_VIS_IDXC(1); break;
+    case 2: RV_VIS_IDXC(2); break;
+    case 4: RV_VIS_IDXC(4); break;
+    case 8: RV_VIS_IDXC(8); break;
+    case 16: RV_VIS_IDXC(16); break;
+    case 32: RV_VIS_IDXC(32); break;
+    case 64: RV_VIS_IDXC(64); break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            rv_vis_piece((uintptr_t)d[i] + dd, (uintptr_t)s[i] + sd, len);
+        break;
+    }
+}
+
 /* ---- the direct loop nest ------------------------------------------------------------------ */
 
 void rv_vis_strided_copy(const rv_vis_strided_t *s, uintptr_t rdelta, int is_put)
 {
-    uintptr_t l = s->lbase, r = s->rbase + rdelta;
-    size_t es = s->elemsz, nd = s->ndim;
+    rv_vis_nest_copy(s->lbase, s->rbase + rdelta, s->elemsz, s->dim, s->ndim, is_put);
+}
+
+void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d, size_t nd,
+                      int is_put)
+{
     if (nd == 0) {
         if (is_put) memcpy(RV_VIS_P(r), RV_VIS_P(l), es);
         else memcpy(RV_VIS_P(l), RV_VIS_P(r), es);
         return;
     }
-    const rv_vis_dim_t *d = s->dim;
     size_t c0 = d[0].count;
     ptrdiff_t l0 = d[0].lstride, r0 = d[0].rstride;
     size_t coord[RV_VIS_MAXDIM];

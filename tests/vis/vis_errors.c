@@ -10,7 +10,7 @@ static void handler(gex_Token_t t)
     (void)t;
     ptrdiff_t st[1] = {8};
     size_t cnt[1] = {2};
-    char buf[16];
+    char buf[16] = {0};
     gex_VIS_StridedPutNB(rvt_tm, 0, buf, st, buf, st, 8, cnt, 1, 0);
 }
 
@@ -42,6 +42,12 @@ int main(int argc, char **argv)
                                  (ptrdiff_t[]){16, -160, 1600}, 8, cnt, 3, 0);
         else if (!strcmp(c, "vector_outside"))
             gex_VIS_VectorPutNBI(rvt_tm, peer, 3, dv, 3, sv, 0);
+        else if (!strcmp(c, "one_chunk")) /* one chunk (gasnet_vis.h's inline path's shape) */
+            gex_VIS_StridedPutNBI(rvt_tm, peer, seg + segsize - 4, st, local, st, 8,
+                                  (size_t[]){1, 1, 1}, 3, 0);
+        else if (!strcmp(c, "vector_paired")) /* entries pair up: the fast path's shape */
+            gex_VIS_VectorGetNBI(rvt_tm, 3, (gex_Memvec_t[]){{local, 4}, {local + 8, 4},
+                                 {local + 16, 4}}, peer, 3, dv, 0);
         else if (!strcmp(c, "indexed_outside"))
             gex_VIS_IndexedGetBlocking(rvt_tm, 3, (void *const *)si, 8, peer, 3, di, 8, 0);
         else if (!strcmp(c, "vector_total"))
