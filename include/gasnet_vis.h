@@ -112,21 +112,28 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
 
 /* ---- inline fast path (reserved: _rivet_* are not API) -----------------------------------
  * A VIS call that names one contiguous chunk on each side (Vector: one entry each of equal
- * length; Indexed: one entry each of equal size; Strided: every count 1), flags 0, to a peer
- * whose segment is mapped here, is the inline Put/Get of gasnetex.h:
+ * length; Indexed: one entry each of equal size; Strided: every count 1), flags 0, on the
+ * primordial team, to a peer whose segment is mapped here, is the inline Put/Get of gasnetex.h:
  * one copy, complete on return. Anything else calls the library (whose own fast path takes
  * the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may take it (set by the
  * library's mapped-peer path under RIVET_VIS=auto, cleared while a peer completion handler is
  * armed). RIVET_NO_INLINE turns it off. */
 extern __thread unsigned char _rivet_vis_fast;
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
-/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library.
- * gasnetex.h's inline Put/Get decides it, once this thread may take the VIS fast path. */
+/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library. */
 static inline __attribute__((always_inline)) char *
 _rivet_vis_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
 {
-    if (__builtin_expect(!_rivet_vis_fast, 0)) return 0;
-    return _rivet_rma_direct(tm, rank, addr, n, flags);
+    const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
+    if (__builtin_expect(!_rivet_vis_fast || flags || !t || _rivet_am_token != 0, 0)) return 0;
+    /* rma_n: the primordial team, with the inline RMA path on (RIVET_RMA=auto, no stats or
+     * trace); acquire pairs with the library's release, as in _rivet_rma_direct */
+    if (__builtin_expect(rank >= __atomic_load_n(&t->rma_n, __ATOMIC_ACQUIRE), 0)) return 0;
+    const struct _rivet_segent *m =
+        (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF) + rank;
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
+    if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
+    return (char *)m->local_base + off;
 }
 /* 1 when done here (a Put when to_seg) */
 static inline __attribute__((always_inline)) int
