@@ -256,8 +256,9 @@ static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
     else if (f & GASNETT_ATOMIC_WMB_POST) RV_TOOLS_FENCE(__ATOMIC_RELEASE);
 }
 
-/* One set of operations per atomic type (P: name prefix, T: type, V: value type). */
-#define RV_TOOLS_ATOMIC_OPS(P, T, V)                                                       \
+/* set and read are the same in every mode (one untorn access with the flags' fences);
+ * increment and decrement are add and subtract of 1 */
+#define RV_TOOLS_SET_READ(P, T, V)                                                         \
     static inline __attribute__((__always_inline__)) void P##_set(T *p, V v, int f)      \
     {                                                                                     \
         rv_tools_pre(f);                                                                  \
@@ -270,7 +271,20 @@ static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
         V v = __atomic_load_n(&p->ctr, (f & RV_TOOLS_POST) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED); \
         rv_tools_post(f);                                                                 \
         return v;                                                                         \
+    }
+#define RV_TOOLS_INC_DEC(P, T)                                                             \
+    static inline __attribute__((__always_inline__)) void P##_increment(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_add(p, 1, f);                                                           \
     }                                                                                     \
+    static inline __attribute__((__always_inline__)) void P##_decrement(T *p, int f)     \
+    {                                                                                     \
+        (void)P##_subtract(p, 1, f);                                                      \
+    }
+
+/* One set of operations per atomic type (P: name prefix, T: type, V: value type). */
+#define RV_TOOLS_ATOMIC_OPS(P, T, V)                                                       \
+    RV_TOOLS_SET_READ(P, T, V)                                                            \
     static inline __attribute__((__always_inline__)) V P##_add(T *p, V v, int f)         \
     {                                                                                     \
         rv_tools_pre(f);                                                                  \
@@ -285,14 +299,7 @@ static inline __attribute__((__always_inline__)) void rv_tools_store_post(int f)
         rv_tools_post(f);                                                                 \
         return r;                                                                         \
     }                                                                                     \
-    static inline __attribute__((__always_inline__)) void P##_increment(T *p, int f)     \
-    {                                                                                     \
-        (void)P##_add(p, 1, f);                                                           \
-    }                                                                                     \
-    static inline __attribute__((__always_inline__)) void P##_decrement(T *p, int f)     \
-    {                                                                                     \
-        (void)P##_subtract(p, 1, f);                                                      \
-    }                                                                                     \
+    RV_TOOLS_INC_DEC(P, T)                                                                \
     static inline __attribute__((__always_inline__)) int P##_decrement_and_test(T *p, int f) \
     {                                                                                     \
         return P##_subtract(p, 1, f) == 0;                                                \
@@ -341,19 +348,7 @@ static inline __attribute__((__always_inline__)) void rv_tools_st_post(int f, in
 #define RV_TOOLS_ST_LD(p) __atomic_load_n(&(p)->ctr, __ATOMIC_RELAXED)
 #define RV_TOOLS_ST_ST(p, v) __atomic_store_n(&(p)->ctr, (v), __ATOMIC_RELAXED)
 #define RV_TOOLS_ST_ATOMIC_OPS(P, T, V)                                                    \
-    static inline __attribute__((__always_inline__)) void P##_set(T *p, V v, int f)      \
-    {                                                                                     \
-        rv_tools_pre(f);                                                                  \
-        __atomic_store_n(&p->ctr, v, (f & RV_TOOLS_PRE) ? __ATOMIC_RELEASE : __ATOMIC_RELAXED); \
-        rv_tools_store_post(f);                                                           \
-    }                                                                                     \
-    static inline __attribute__((__always_inline__)) V P##_read(T *p, int f)             \
-    {                                                                                     \
-        rv_tools_load_pre(f);                                                             \
-        V v = __atomic_load_n(&p->ctr, (f & RV_TOOLS_POST) ? __ATOMIC_ACQUIRE : __ATOMIC_RELAXED); \
-        rv_tools_post(f);                                                                 \
-        return v;                                                                         \
-    }                                                                                     \
+    RV_TOOLS_SET_READ(P, T, V)                                                            \
     static inline __attribute__((__always_inline__)) V P##_add(T *p, V v, int f)         \
     {                                                                                     \
         rv_tools_st_pre(f);                                                               \
@@ -370,14 +365,7 @@ static inline __attribute__((__always_inline__)) void rv_tools_st_post(int f, in
         rv_tools_st_post(f, 0);                                                           \
         return r;                                                                         \
     }                                                                                     \
-    static inline __attribute__((__always_inline__)) void P##_increment(T *p, int f)     \
-    {                                                                                     \
-        (void)P##_add(p, 1, f);                                                           \
-    }                                                                                     \
-    static inline __attribute__((__always_inline__)) void P##_decrement(T *p, int f)     \
-    {                                                                                     \
-        (void)P##_subtract(p, 1, f);                                                      \
-    }                                                                                     \
+    RV_TOOLS_INC_DEC(P, T)                                                                \
     static inline __attribute__((__always_inline__)) int P##_decrement_and_test(T *p, int f) \
     {                                                                                     \
         rv_tools_st_pre(f);                                                               \

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "rv_check.h"
+#include "rv_rand.h"
 
 static size_t byte_count(const unsigned char *p, size_t n)
 {
@@ -21,13 +22,7 @@ static size_t byte_count(const unsigned char *p, size_t n)
 }
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static unsigned rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng >> 32);
-}
+static unsigned rnd(void) { return (unsigned)(rvt_rand(&rng) >> 32); }
 
 enum { MAXLEN = 20000, PAD = 64 };
 static unsigned char src[MAXLEN + 2 * PAD], dst[MAXLEN + 3 * PAD];

@@ -59,7 +59,7 @@ endforeach()
 # that did not go through it.
 add_executable(udp_relay udp_relay.c)
 target_include_directories(udp_relay PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/include
-                           ${PROJECT_BINARY_DIR}/include)
+                           ${PROJECT_BINARY_DIR}/include ${RIVET_TEST_HARNESS})
 target_link_libraries(udp_relay PRIVATE rivet_static)
 # udp_relay_run(<name> <np> <relay options> <env> <program> [args...])
 function(udp_relay_run name np relay env prog)

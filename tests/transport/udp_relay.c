@@ -47,6 +47,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "rv_rand.h"
 
 #define MAXR      256
 #define DGRAM_MAX 65536
@@ -88,13 +89,7 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return rvt_rand(&rng); }
 
 static int chance(unsigned permille) { return permille && rnd() % 1000 < permille; }
 

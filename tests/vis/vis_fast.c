@@ -8,18 +8,13 @@
  * shape does not name must keep their old values, on both sides. Public API only. */
 #include "rv_test.h"
 #include <gasnet_vis.h>
+#include "rv_rand.h"
 
 #define R ((size_t)64 * 1024) /* a rank's region: local buffer, slot in each target */
 #define MAXE 24
 
 static uint64_t rs = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
+static uint64_t rnd(void) { return rvt_rand(&rs); }
 static size_t pick(const size_t *a, size_t n) { return a[rnd() % n]; }
 
 /* the reference: runs of (local offset, remote offset, bytes) */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "rv_rand.h"
 
 static int failures;
 #define CHECK(cond, ...)                                                      \
@@ -23,13 +24,7 @@ static int failures;
     } while (0)
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return rvt_rand(&rng); }
 static size_t rr(size_t lo, size_t hi) { return lo + (size_t)(rnd() % (hi - lo + 1)); }
 
 /* ---- reference enumeration ------------------------------------------------------------------ */

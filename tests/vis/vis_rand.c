@@ -15,6 +15,7 @@
  * does not name must keep their old values. Public API only. */
 #include "rv_test.h"
 #include <gasnet_vis.h>
+#include "rv_rand.h"
 
 #define SUB ((size_t)256 * 1024)   /* one operation's region on each side */
 #define NSUB 3                     /* operations in flight at once, at most */
@@ -22,13 +23,7 @@
 #define MAXLEV 8
 
 static uint64_t rs;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
+static uint64_t rnd(void) { return rvt_rand(&rs); }
 static size_t rr(size_t lo, size_t hi) { return lo + (size_t)(rnd() % (hi - lo + 1)); }
 
 enum { K_STRIDED, K_VECTOR, K_INDEXED };
