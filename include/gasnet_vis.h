@@ -120,20 +120,14 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
  * armed). RIVET_NO_INLINE turns it off. */
 extern __thread unsigned char _rivet_vis_fast;
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
-/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library. */
+/* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library.
+ * Only the primordial team (rank < rma_n: the inline RMA path on, RIVET_RMA=auto, no stats
+ * or trace): the library's VIS refuses TM-pairs to other endpoint indices. */
 static inline __attribute__((always_inline)) char *
 _rivet_vis_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
 {
-    const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
-    if (__builtin_expect(!_rivet_vis_fast || flags || !t || _rivet_am_token != 0, 0)) return 0;
-    /* rma_n: the primordial team, with the inline RMA path on (RIVET_RMA=auto, no stats or
-     * trace); acquire pairs with the library's release, as in _rivet_rma_direct */
-    if (__builtin_expect(rank >= __atomic_load_n(&t->rma_n, __ATOMIC_ACQUIRE), 0)) return 0;
-    const struct _rivet_segent *m =
-        (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF) + rank;
-    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
-    if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
-    return (char *)m->local_base + off;
+    if (__builtin_expect(!_rivet_vis_fast, 0)) return 0;
+    return _rivet_tm_direct(tm, rank, addr, n, flags, 0);
 }
 /* 1 when done here (a Put when to_seg) */
 static inline __attribute__((always_inline)) int

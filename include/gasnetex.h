@@ -661,9 +661,11 @@ extern __thread unsigned char _rivet_ev_ready;
 extern __thread unsigned char _rivet_nbi_idle;
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
 /* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: take the
- * library path. */
+ * library path. other_tms 0: only the primordial team's own table (rank < rma_n) is used
+ * (gasnet_vis.h: the library's VIS refuses some TM-pairs the RMA path serves). */
 static inline __attribute__((always_inline)) char *
-_rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
+_rivet_tm_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags,
+                 int other_tms)
 {
     const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
     if (__builtin_expect(!t || flags || _rivet_am_token != 0, 0)) return 0;
@@ -674,7 +676,7 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
         m = (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF) +
             rank;
     } else {
-        if (rank >= t->size) return 0;
+        if (!other_tms || rank >= t->size) return 0;
         const struct _rivet_segent *map = __atomic_load_n(&t->rma_flat, __ATOMIC_ACQUIRE);
         if (map) {
             m = &map[rank];
@@ -688,6 +690,11 @@ _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
     uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
     if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
     return (char *)m->local_base + off;
+}
+static inline __attribute__((always_inline)) char *
+_rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
+{
+    return _rivet_tm_direct(tm, rank, addr, n, flags, 1);
 }
 
 /* As the library copies: an aligned word of 1, 2, 4 or 8 bytes on the segment side moves
