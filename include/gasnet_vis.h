@@ -111,13 +111,14 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
                                              size_t nbytes, gex_Flags_t flags);
 
 /* ---- inline fast path (reserved: _rivet_* are not API) -----------------------------------
- * A VIS call that names one contiguous chunk on each side (Vector: one entry each of equal
- * length; Indexed: one entry each of equal size; Strided: every count 1), flags 0, on the
- * primordial team, to a peer whose segment is mapped here, is the inline Put/Get of gasnetex.h:
- * one copy, complete on return. Anything else calls the library (whose own fast path takes
- * the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may take it (set by the
- * library's mapped-peer path under RIVET_VIS=auto, cleared while a peer completion handler is
- * armed). RIVET_NO_INLINE turns it off. */
+ * A VIS call whose sides are each one contiguous run of the same length (Vector: entries that
+ * each start where the one before ends; Indexed: one entry each of equal size; Strided: every
+ * level with a count above 1 continues the run on both sides, stride == the bytes inside it),
+ * flags 0, on the primordial team, to a peer whose segment is mapped here, is the inline
+ * Put/Get of gasnetex.h: one copy, complete on return. Anything else calls the library (whose
+ * own fast path takes the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may
+ * take it (set by the library's mapped-peer path under RIVET_VIS=auto, cleared while a peer
+ * completion handler is armed). RIVET_NO_INLINE turns it off. */
 extern __thread unsigned char _rivet_vis_fast;
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
 /* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library.
@@ -129,7 +130,7 @@ _rivet_vis_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_
     if (__builtin_expect(!_rivet_vis_fast, 0)) return 0;
     return _rivet_tm_direct(tm, rank, addr, n, flags, 0);
 }
-/* 1 when done here (a Put when to_seg) */
+/* 1 when done here (a Put when to_seg); n == 0 (not one run) leaves it to the library */
 static inline __attribute__((always_inline)) int
 _rivet_vis_one(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *remote, void *local, size_t n,
                gex_Flags_t flags)
@@ -139,13 +140,26 @@ _rivet_vis_one(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *remote, void *loc
     _rivet_rma_copy(to_seg, seg, local, n);
     return 1;
 }
+/* The bytes of a vector list that is one run (entry i+1 starts where entry i ends), else 0. */
+static inline __attribute__((always_inline)) size_t _rivet_vis_vrun(size_t c,
+                                                                    gex_Memvec_t const *l)
+{
+    if (!c || !l) return 0;
+    size_t n = l[0].gex_len;
+    for (size_t i_ = 1; i_ < c; i_++)
+        if ((uintptr_t)l[i_].gex_addr != (uintptr_t)l[0].gex_addr + n ||
+            __builtin_add_overflow(n, l[i_].gex_len, &n))
+            return 0;
+    return n;
+}
 static inline __attribute__((always_inline)) int
 _rivet_vis_vec1(int to_seg, gex_TM_t tm, gex_Rank_t rank, size_t dc, gex_Memvec_t const *dl,
                 size_t sc, gex_Memvec_t const *sl, gex_Flags_t flags)
 {
-    if (!(dc == 1 && sc == 1 && dl && sl && dl[0].gex_len == sl[0].gex_len)) return 0;
-    return to_seg ? _rivet_vis_one(1, tm, rank, dl[0].gex_addr, sl[0].gex_addr, sl[0].gex_len, flags)
-                  : _rivet_vis_one(0, tm, rank, sl[0].gex_addr, dl[0].gex_addr, sl[0].gex_len, flags);
+    size_t n = _rivet_vis_vrun(sc, sl);
+    if (!n || _rivet_vis_vrun(dc, dl) != n) return 0;
+    return to_seg ? _rivet_vis_one(1, tm, rank, dl[0].gex_addr, sl[0].gex_addr, n, flags)
+                  : _rivet_vis_one(0, tm, rank, sl[0].gex_addr, dl[0].gex_addr, n, flags);
 }
 static inline __attribute__((always_inline)) int
 _rivet_vis_idx1(int to_seg, gex_TM_t tm, gex_Rank_t rank, size_t dc, void *const *dl, size_t dlen,
@@ -155,16 +169,31 @@ _rivet_vis_idx1(int to_seg, gex_TM_t tm, gex_Rank_t rank, size_t dc, void *const
     return to_seg ? _rivet_vis_one(1, tm, rank, dl[0], sl[0], slen, flags)
                   : _rivet_vis_one(0, tm, rank, sl[0], dl[0], slen, flags);
 }
+/* The bytes of a strided shape that is one run on both sides, else 0 (also: elemsz 0 or a
+ * count 0, the library's no-ops). */
+static inline __attribute__((always_inline)) size_t
+_rivet_vis_srun(const ptrdiff_t *dstr, const ptrdiff_t *sstr, size_t es, const size_t *count,
+                size_t levels)
+{
+    ptrdiff_t n = (ptrdiff_t)es;
+    if (n <= 0 || (levels && (!count || !dstr || !sstr))) return 0;
+    for (size_t k_ = 0; k_ < levels; k_++) {
+        size_t c_ = count[k_];
+        if (c_ == 1) continue;
+        if (c_ == 0 || dstr[k_] != n || sstr[k_] != n || __builtin_mul_overflow(n, c_, &n))
+            return 0;
+    }
+    return (size_t)n;
+}
 static inline __attribute__((always_inline)) int
 _rivet_vis_str1(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *dst, const ptrdiff_t *dstr,
                 void *src, const ptrdiff_t *sstr, size_t es, const size_t *count, size_t levels,
                 gex_Flags_t flags)
 {
-    if (levels && (!count || !dstr || !sstr)) return 0;
-    for (size_t k_ = 0; k_ < levels; k_++)
-        if (count[k_] != 1) return 0;
-    return to_seg ? _rivet_vis_one(1, tm, rank, dst, src, es, flags)
-                  : _rivet_vis_one(0, tm, rank, src, dst, es, flags);
+    size_t n = _rivet_vis_srun(dstr, sstr, es, count, levels);
+    if (!n) return 0;
+    return to_seg ? _rivet_vis_one(1, tm, rank, dst, src, n, flags)
+                  : _rivet_vis_one(0, tm, rank, src, dst, n, flags);
 }
 
 /* The calls: the fast path, else the library's function (each argument evaluated once). */

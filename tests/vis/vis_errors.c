@@ -34,6 +34,11 @@ int main(int argc, char **argv)
         printf("vis_errors: case %s, peer %u, its segment [%p, %p)\n", c, (unsigned)peer,
                (void *)seg, (void *)(seg + segsize));
         fflush(stdout);
+        /* a valid call first: gasnet_vis.h's inline path is on for the bad calls (not for
+         * "env", whose message this call gives) */
+        memset(local, 0, sizeof local);
+        if (strcmp(c, "env"))
+            RVT_OK(gex_VIS_StridedPutBlocking(rvt_tm, peer, seg, st, local, st, 8, cnt, 1, 0));
         if (!strcmp(c, "strided_outside")) /* the extent ends 2 bytes past the segment */
             gex_VIS_StridedPutBlocking(rvt_tm, peer, seg + segsize - 2 * 1600 - 9 * 160 - 3 * 16 - 10,
                                        st, local, st, 12, cnt, 3, 0);
@@ -45,6 +50,12 @@ int main(int argc, char **argv)
         else if (!strcmp(c, "one_chunk")) /* one chunk (gasnet_vis.h's inline path's shape) */
             gex_VIS_StridedPutNBI(rvt_tm, peer, seg + segsize - 4, st, local, st, 8,
                                   (size_t[]){1, 1, 1}, 3, 0);
+        else if (!strcmp(c, "strided_run")) /* one run of 64 bytes, its last 4 outside */
+            gex_VIS_StridedPutNBI(rvt_tm, peer, seg + segsize - 60, (ptrdiff_t[]){8, 32}, local,
+                                  (ptrdiff_t[]){8, 32}, 8, (size_t[]){4, 2}, 2, 0);
+        else if (!strcmp(c, "vector_run")) /* one run on each side, its last 2 bytes outside */
+            gex_VIS_VectorPutNB(rvt_tm, peer, 2, (gex_Memvec_t[]){{seg + segsize - 10, 4},
+                                {seg + segsize - 6, 8}}, 1, (gex_Memvec_t[]){{local, 12}}, 0);
         else if (!strcmp(c, "vector_paired")) /* entries pair up: the fast path's shape */
             gex_VIS_VectorGetNBI(rvt_tm, 3, (gex_Memvec_t[]){{local, 4}, {local + 8, 4},
                                  {local + 16, 4}}, peer, 3, dv, 0);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/vis/vis_fast.c: the shapes the mapped-peer fast path takes (docs/vis.md), checked byte by
  * byte against a local reference: vector lists whose entries pair up with equal lengths (0 to
- * 200 bytes: every piece size of the inline copy and its edges), indexed lists with equal entry
+ * 200 bytes: every piece size of the inline copy and its edges; lists without gaps, one run
+ * on each side, also against a one-entry list), indexed lists with equal entry
  * sizes, strided shapes of 0 to 4 levels (contiguous levels that fold, gaps, reflected levels,
  * count-1 levels with junk strides). Every rank targets its own slot in its neighbour's segment
  * and in its own; Put and Get; NBI + gex_NBI_Wait, NB + gex_Event_Wait and Blocking. Bytes the
@@ -54,25 +55,36 @@ int main(int argc, char **argv)
         int rc = 0;
         gex_Event_t ev = GEX_EVENT_INVALID;
         if (fam == 0) { /* vector, paired lengths */
-            size_t n = 1 + rnd() % MAXE;
+            size_t n = 1 + rnd() % MAXE, dn = n, sn = n;
+            /* gaps: random, none on one side, none on both (one run each: gasnet_vis.h's
+             * inline path; then also as one entry on one side) */
+            int gaps = (int)(rnd() % 4), lgap = gaps == 0 || gaps == 1, rgap = gaps == 0;
             for (size_t i = 0; i < n; i++) {
                 size_t L = pick(lens, NLENS);
-                lo += rnd() % 24;
-                ro += rnd() % 24;
+                lo += lgap ? rnd() % 24 : 0;
+                ro += rgap ? rnd() % 24 : 0;
                 gex_Memvec_t a = {loc + lo, L}, b = {rslot + ro, L};
                 if (is_get) dv[i] = a, sv[i] = b;
                 else dv[i] = b, sv[i] = a;
                 add_run(lo, ro, L);
                 lo += L, ro += L;
             }
+            if (gaps == 3 && rnd() % 2) { /* the same runs, one side as one entry */
+                gex_Memvec_t *one = rnd() % 2 ? dv : sv;
+                size_t tot = 0;
+                for (size_t i = 0; i < n; i++) tot += one[i].gex_len;
+                one[0].gex_len = tot;
+                if (one == dv) dn = 1;
+                else sn = 1;
+            }
             if (is_get) {
-                if (form == 0) rc = gex_VIS_VectorGetNBI(rvt_tm, n, dv, tgt, n, sv, 0);
-                else if (form == 1) ev = gex_VIS_VectorGetNB(rvt_tm, n, dv, tgt, n, sv, 0);
-                else rc = gex_VIS_VectorGetBlocking(rvt_tm, n, dv, tgt, n, sv, 0);
+                if (form == 0) rc = gex_VIS_VectorGetNBI(rvt_tm, dn, dv, tgt, sn, sv, 0);
+                else if (form == 1) ev = gex_VIS_VectorGetNB(rvt_tm, dn, dv, tgt, sn, sv, 0);
+                else rc = gex_VIS_VectorGetBlocking(rvt_tm, dn, dv, tgt, sn, sv, 0);
             } else {
-                if (form == 0) rc = gex_VIS_VectorPutNBI(rvt_tm, tgt, n, dv, n, sv, 0);
-                else if (form == 1) ev = gex_VIS_VectorPutNB(rvt_tm, tgt, n, dv, n, sv, 0);
-                else rc = gex_VIS_VectorPutBlocking(rvt_tm, tgt, n, dv, n, sv, 0);
+                if (form == 0) rc = gex_VIS_VectorPutNBI(rvt_tm, tgt, dn, dv, sn, sv, 0);
+                else if (form == 1) ev = gex_VIS_VectorPutNB(rvt_tm, tgt, dn, dv, sn, sv, 0);
+                else rc = gex_VIS_VectorPutBlocking(rvt_tm, tgt, dn, dv, sn, sv, 0);
             }
         } else if (fam == 1) { /* indexed, equal entry sizes */
             size_t n = 1 + rnd() % MAXE, L = pick(lens + 1, NLENS - 1);
@@ -166,6 +178,20 @@ int main(int argc, char **argv)
         cases++;
     }
     RVT_CHECK(cases == 600, "cases");
+    /* no-ops once the inline path is on: elemsz 0 (nothing else looked at), a count 0
+     * (addresses ignored), empty vector lists; nothing may be touched */
+    {
+        gex_Rank_t tgt = (gex_Rank_t)((rvt_me + 1) % rvt_n);
+        size_t zc[2] = {3, 0};
+        ptrdiff_t js[2] = {8, 24};
+        void *bad = (void *)(uintptr_t)8;
+        gex_Memvec_t e1[2] = {{loc, 0}, {loc, 0}};
+        RVT_OK(gex_VIS_StridedPutBlocking(rvt_tm, tgt, bad, js, bad, js, 0, NULL, 2, 0));
+        RVT_OK(gex_VIS_StridedGetNBI(rvt_tm, bad, js, tgt, bad, js, 8, zc, 2, 0));
+        RVT_OK(gex_VIS_StridedPutNBI(rvt_tm, tgt, bad, js, bad, js, 8, zc, 2, 0));
+        RVT_OK(gex_VIS_VectorGetNBI(rvt_tm, 2, e1, tgt, 0, NULL, 0));
+        gex_NBI_Wait(GEX_EC_ALL, 0);
+    }
     free(loc), free(chk), free(exp);
     return rvt_done("vis_fast");
 }
