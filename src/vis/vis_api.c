@@ -273,6 +273,47 @@ static inline int rv_vis_strided_fast(int is_get, const rv_segmap_t *m, uintptr_
     return 1;
 }
 
+/* At most two levels (testvisperf's shapes, a 2-d block): count-1 levels dropped, the remote
+ * extent checked once from the two spans, folding done on the two loops in place, then
+ * rv_vis_copy2. Counts and elemsz below 2^20 and remote strides below 2^40 in magnitude (else
+ * rv_vis_strided_fast): no span, extent or total overflows. elemsz is non-zero. */
+#define RV_VIS_F2_CMAX ((size_t)1 << 20)
+#define RV_VIS_F2_SMAX ((uintptr_t)1 << 40)
+static inline int rv_vis_strided_fast2(int is_get, const rv_segmap_t *m, uintptr_t la,
+                                       const ptrdiff_t *ls, uintptr_t ra, const ptrdiff_t *rs,
+                                       size_t es, const size_t *count, size_t levels)
+{
+    size_t c0 = 1, c1 = 1;
+    ptrdiff_t l0 = 0, r0 = 0, l1 = 0, r1 = 0;
+    if (levels) c0 = count[0], l0 = ls[0], r0 = rs[0];
+    if (levels == 2) {
+        c1 = count[1], l1 = ls[1], r1 = rs[1];
+        if (c0 == 1) c0 = c1, l0 = l1, r0 = r1, c1 = 1;
+    }
+    /* a count 0 (c - 1 wraps) or anything large: the other paths */
+    if (((c0 - 1) | (c1 - 1) | es) >= RV_VIS_F2_CMAX ||
+        (uintptr_t)r0 + RV_VIS_F2_SMAX >= 2 * RV_VIS_F2_SMAX ||
+        (uintptr_t)r1 + RV_VIS_F2_SMAX >= 2 * RV_VIS_F2_SMAX)
+        return 0;
+    ptrdiff_t s0 = (ptrdiff_t)(c0 - 1) * r0, s1 = (ptrdiff_t)(c1 - 1) * r1;
+    uintptr_t neg = (uintptr_t)(s0 < 0 ? -s0 : 0) + (uintptr_t)(s1 < 0 ? -s1 : 0);
+    uintptr_t pos = (uintptr_t)(s0 > 0 ? s0 : 0) + (uintptr_t)(s1 > 0 ? s1 : 0) + es;
+    uintptr_t roff = ra - (uintptr_t)m->owner_base, size = m->size;
+    if (roff > size || neg > roff || pos > size - roff) return 0;
+    size_t total = es * c0 * c1;
+    if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) { /* level 0 joins the element */
+        es *= c0;
+        c0 = c1, l0 = l1, r0 = r1, c1 = 1;
+        if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) es *= c0, c0 = 1;
+    } else if (c1 > 1 && (uintptr_t)l1 == c0 * (uintptr_t)l0 &&
+               (uintptr_t)r1 == c0 * (uintptr_t)r0) { /* level 1 continues level 0 */
+        c0 *= c1, c1 = 1;
+    }
+    rv_vis_copy2(la, ra + rv_vis_delta(m), es, c0, l0, r0, c1, l1, r1, !is_get);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
+    return 1;
+}
+
 /* Strided, as the caller passes it (the general path handles every degenerate case). */
 static inline int rv_vis_strided_try(int is_get, const rv_segmap_t *m, void *dstaddr,
                                      const ptrdiff_t *dststrides, void *srcaddr,
@@ -282,10 +323,12 @@ static inline int rv_vis_strided_try(int is_get, const rv_segmap_t *m, void *dst
     if (levels > RV_VIS_FAST_LEVELS || !elemsz || !rv_vis_opt_on ||
         (levels && (!count || !dststrides || !srcstrides)))
         return 0;
-    return is_get ? rv_vis_strided_fast(1, m, (uintptr_t)dstaddr, dststrides, (uintptr_t)srcaddr,
-                                        srcstrides, elemsz, count, levels)
-                  : rv_vis_strided_fast(0, m, (uintptr_t)srcaddr, srcstrides, (uintptr_t)dstaddr,
-                                        dststrides, elemsz, count, levels);
+    uintptr_t la = (uintptr_t)(is_get ? dstaddr : srcaddr);
+    uintptr_t ra = (uintptr_t)(is_get ? srcaddr : dstaddr);
+    const ptrdiff_t *ls = is_get ? dststrides : srcstrides, *rs = is_get ? srcstrides : dststrides;
+    if (levels <= 2 && rv_vis_strided_fast2(is_get, m, la, ls, ra, rs, elemsz, count, levels))
+        return 1;
+    return rv_vis_strided_fast(is_get, m, la, ls, ra, rs, elemsz, count, levels);
 }
 
 /* The entry checks of the fast path, made first by every gex_VIS_* call: no flags, outside a

@@ -374,6 +374,15 @@ void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d
     }
 }
 
+void rv_vis_copy2(uintptr_t l, uintptr_t r, size_t es, size_t c0, ptrdiff_t l0, ptrdiff_t r0,
+                  size_t c1, ptrdiff_t l1, ptrdiff_t r1, int is_put)
+{
+    for (size_t i = 0; i < c1; i++, l += (uintptr_t)l1, r += (uintptr_t)r1) {
+        if (is_put) rv_vis_run(r, r0, l, l0, c0, es);
+        else rv_vis_run(l, l0, r, r0, c0, es);
+    }
+}
+
 /* ---- bounds ------------------------------------------------------------------------------- */
 
 static inline int rv_vis_range_in(uintptr_t a, size_t n, uintptr_t lo, uintptr_t size)

@@ -53,6 +53,9 @@ int main(int argc, char **argv)
         else if (!strcmp(c, "strided_run")) /* one run of 64 bytes, its last 4 outside */
             gex_VIS_StridedPutNBI(rvt_tm, peer, seg + segsize - 60, (ptrdiff_t[]){8, 32}, local,
                                   (ptrdiff_t[]){8, 32}, 8, (size_t[]){4, 2}, 2, 0);
+        else if (!strcmp(c, "strided_two")) /* 2 levels, reflected: below the base */
+            gex_VIS_StridedGetNB(rvt_tm, local, (ptrdiff_t[]){16, 160}, peer, seg + 100,
+                                 (ptrdiff_t[]){16, -160}, 8, (size_t[]){4, 3}, 2, 0);
         else if (!strcmp(c, "vector_run")) /* one run on each side, its last 2 bytes outside */
             gex_VIS_VectorPutNB(rvt_tm, peer, 2, (gex_Memvec_t[]){{seg + segsize - 10, 4},
                                 {seg + segsize - 6, 8}}, 1, (gex_Memvec_t[]){{local, 12}}, 0);

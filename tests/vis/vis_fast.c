@@ -121,7 +121,8 @@ int main(int argc, char **argv)
                 rspan = cnt[k] * (rspan + rg);
                 lrev[k] = rnd() % 5 == 0;
                 rrev[k] = rnd() % 5 == 0;
-                if (cnt[k] == 1 && rnd() % 2) lst[k] = -77, rst[k] = 12345; /* junk */
+                if (cnt[k] == 1 && rnd() % 2) /* junk (2^50: past the 2-level path's bound) */
+                    lst[k] = -77, rst[k] = rnd() % 2 ? 12345 : (ptrdiff_t)1 << 50;
             }
             RVT_CHECK(lspan <= R && rspan <= R, "test bug: spans");
             /* the element (i_0..) at sum i_k*|stride_k| (or (cnt-1-i_k) for a reflected level) */
