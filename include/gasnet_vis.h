@@ -120,6 +120,9 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
  * take it (set by the library's mapped-peer path under RIVET_VIS=auto, cleared while a peer
  * completion handler is armed). RIVET_NO_INLINE turns it off. */
 extern __thread unsigned char _rivet_vis_fast;
+/* The two-loop copy of _rivet_vis_str2 below (the remote side already checked and mapped) */
+extern void _rivet_vis_copy2(void *seg, void *loc, size_t es, size_t c0, ptrdiff_t r0,
+                             ptrdiff_t l0, size_t c1, ptrdiff_t r1, ptrdiff_t l1, int to_seg);
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
 /* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: the library.
  * Only the primordial team (rank < rma_n: the inline RMA path on, RIVET_RMA=auto, no stats
@@ -185,11 +188,52 @@ _rivet_vis_srun(const ptrdiff_t *dstr, const ptrdiff_t *sstr, size_t es, const s
     }
     return (size_t)n;
 }
+/* Strided of at most two levels: one run (above) or the remote side's extent (lowest byte to
+ * past the highest) checked as one range, then the library's two-loop copy without its entry
+ * checks. Counts and elemsz 1 to 2^20, remote strides below 2^40 in magnitude (else 0: the
+ * general run check below, or the library): nothing overflows. */
+#define _RIVET_VIS_CMAX ((size_t)1 << 20)
+#define _RIVET_VIS_SMAX ((uintptr_t)1 << 40)
+static inline __attribute__((always_inline)) int
+_rivet_vis_str2(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *rem, const ptrdiff_t *rs,
+                void *loc, const ptrdiff_t *ls, size_t es, const size_t *count, size_t levels,
+                gex_Flags_t flags)
+{
+    size_t c0 = 1, c1 = 1;
+    ptrdiff_t r0 = 0, l0 = 0, r1 = 0, l1 = 0;
+    if (levels) {
+        if (!count || !rs || !ls) return 0;
+        c0 = count[0], r0 = rs[0], l0 = ls[0];
+    }
+    if (levels == 2) {
+        c1 = count[1], r1 = rs[1], l1 = ls[1];
+        if (c0 == 1) c0 = c1, r0 = r1, l0 = l1, c1 = 1; /* a count-1 level 0 drops out */
+    }
+    if (((c0 - 1) | (c1 - 1) | (es - 1)) >= _RIVET_VIS_CMAX || /* also a count or elemsz 0 */
+        (uintptr_t)r0 + _RIVET_VIS_SMAX >= 2 * _RIVET_VIS_SMAX ||
+        (uintptr_t)r1 + _RIVET_VIS_SMAX >= 2 * _RIVET_VIS_SMAX)
+        return 0;
+    size_t run = c0 == 1 || (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) ? es * c0 : 0;
+    if (c1 > 1) run = l1 == (ptrdiff_t)run && r1 == (ptrdiff_t)run ? run * c1 : 0;
+    if (run) return _rivet_vis_one(to_seg, tm, rank, rem, loc, run, flags);
+    ptrdiff_t p0 = (ptrdiff_t)(c0 - 1) * r0, p1 = (ptrdiff_t)(c1 - 1) * r1;
+    size_t neg = (size_t)(p0 < 0 ? -p0 : 0) + (size_t)(p1 < 0 ? -p1 : 0);
+    size_t ext = neg + (size_t)(p0 > 0 ? p0 : 0) + (size_t)(p1 > 0 ? p1 : 0) + es;
+    char *seg = _rivet_vis_direct(tm, rank, (void *)((uintptr_t)rem - neg), ext, flags);
+    if (__builtin_expect(seg == 0, 0)) return 0;
+    _rivet_vis_copy2(seg + neg, loc, es, c0, r0, l0, c1, r1, l1, to_seg);
+    return 1;
+}
 static inline __attribute__((always_inline)) int
 _rivet_vis_str1(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *dst, const ptrdiff_t *dstr,
                 void *src, const ptrdiff_t *sstr, size_t es, const size_t *count, size_t levels,
                 gex_Flags_t flags)
 {
+    if (__builtin_expect(!_rivet_vis_fast, 0)) return 0;
+    if (levels <= 2 &&
+        (to_seg ? _rivet_vis_str2(1, tm, rank, dst, dstr, src, sstr, es, count, levels, flags)
+                : _rivet_vis_str2(0, tm, rank, src, sstr, dst, dstr, es, count, levels, flags)))
+        return 1;
     size_t n = _rivet_vis_srun(dstr, sstr, es, count, levels);
     if (!n) return 0;
     return to_seg ? _rivet_vis_one(1, tm, rank, dst, src, n, flags)

@@ -274,8 +274,7 @@ static inline int rv_vis_strided_fast(int is_get, const rv_segmap_t *m, uintptr_
 }
 
 /* At most two levels (testvisperf's shapes, a 2-d block): count-1 levels dropped, the remote
- * extent checked once from the two spans, folding done on the two loops in place, then
- * rv_vis_copy2. Counts and elemsz below 2^20 and remote strides below 2^40 in magnitude (else
+ * extent checked once from the two spans, then _rivet_vis_copy2 (also gasnet_vis.h's). Counts and elemsz below 2^20 and remote strides below 2^40 in magnitude (else
  * rv_vis_strided_fast): no span, extent or total overflows. elemsz is non-zero. */
 #define RV_VIS_F2_CMAX ((size_t)1 << 20)
 #define RV_VIS_F2_SMAX ((uintptr_t)1 << 40)
@@ -300,17 +299,9 @@ static inline int rv_vis_strided_fast2(int is_get, const rv_segmap_t *m, uintptr
     uintptr_t pos = (uintptr_t)(s0 > 0 ? s0 : 0) + (uintptr_t)(s1 > 0 ? s1 : 0) + es;
     uintptr_t roff = ra - (uintptr_t)m->owner_base, size = m->size;
     if (roff > size || neg > roff || pos > size - roff) return 0;
-    size_t total = es * c0 * c1;
-    if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) { /* level 0 joins the element */
-        es *= c0;
-        c0 = c1, l0 = l1, r0 = r1, c1 = 1;
-        if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) es *= c0, c0 = 1;
-    } else if (c1 > 1 && (uintptr_t)l1 == c0 * (uintptr_t)l0 &&
-               (uintptr_t)r1 == c0 * (uintptr_t)r0) { /* level 1 continues level 0 */
-        c0 *= c1, c1 = 1;
-    }
-    rv_vis_copy2(la, ra + rv_vis_delta(m), es, c0, l0, r0, c1, l1, r1, !is_get);
-    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, total, 0);
+    _rivet_vis_copy2(RV_VIS_P(ra + rv_vis_delta(m)), RV_VIS_P(la), es, c0, r0, l0, c1, r1, l1,
+                     !is_get);
+    if (RV_STAT_ON()) rv_vis_stat(is_get, 1, es * c0 * c1, 0);
     return 1;
 }
 

@@ -119,10 +119,9 @@ void rv_vis_strided_copy(const rv_vis_strided_t *s, uintptr_t rdelta, int is_put
 void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d, size_t nd,
                       int is_put);
 
-/* Two loops (the mapped-peer fast path's shapes of at most two levels): c1 runs of c0
- * elements; l0/r0 between the elements of a run, l1/r1 between runs. */
-void rv_vis_copy2(uintptr_t l, uintptr_t r, size_t es, size_t c0, ptrdiff_t l0, ptrdiff_t r0,
-                  size_t c1, ptrdiff_t l1, ptrdiff_t r1, int is_put);
+/* Two loops (the mapped-peer fast path's shapes of at most two levels, from the library and
+ * from gasnet_vis.h): _rivet_vis_copy2, declared in gasnet_vis.h. */
+#define RV_VIS_P(a) ((void *)(uintptr_t)(a))
 
 /* The mapped-peer fast path's list copies (every entry already checked; one side's addresses
  * get their delta): vector lists whose entries pair up with equal lengths, and indexed lists

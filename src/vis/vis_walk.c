@@ -3,12 +3,12 @@
  * as a byte stream for packing and unpacking, the direct strided loop nest, list-to-list copies,
  * and the segment-bounds check of a side. */
 #include "vis/vis_int.h"
+#include "gasnet_vis.h" /* _rivet_vis_copy2 */
 
 #include <string.h>
 
-/* Addresses are uintptr_t: walking a reflected or transposed shape may step before its start
- * between two elements, which unsigned arithmetic allows. */
-#define RV_VIS_P(a) ((void *)(uintptr_t)(a))
+/* Addresses are uintptr_t (RV_VIS_P makes them pointers): walking a reflected or transposed
+ * shape may step before its start between two elements, which unsigned arithmetic allows. */
 
 /* m elements of es bytes: d += ds, s += ss after each. Common element sizes copy with a
  * fixed-size memcpy (a few moves); a contiguous run is one memcpy. */
@@ -374,14 +374,45 @@ void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d
     }
 }
 
-void rv_vis_copy2(uintptr_t l, uintptr_t r, size_t es, size_t c0, ptrdiff_t l0, ptrdiff_t r0,
-                  size_t c1, ptrdiff_t l1, ptrdiff_t r1, int is_put)
+/* c1 runs of c0 N-byte elements: d0/s0 between elements, d1/s1 between runs */
+#define RV_VIS_C2(N, COPY)                                                                  \
+    for (size_t i1_ = 0; i1_ < c1; i1_++, d += (uintptr_t)d1, s += (uintptr_t)s1) {        \
+        uintptr_t dd_ = d, ss_ = s;                                                         \
+        for (size_t i0_ = 0; i0_ < c0; i0_++, dd_ += (uintptr_t)d0, ss_ += (uintptr_t)s0)  \
+            COPY(dd_, ss_, N);                                                              \
+    }
+#define RV_VIS_MEMCPY(d_, s_, n_) memcpy(RV_VIS_P(d_), RV_VIS_P(s_), n_)
+/* The two-level shapes of the mapped-peer fast path and of gasnet_vis.h's inline path (c0, c1
+ * >= 1, the remote side checked; seg: its element 0, mapped here): level 0 joins the element
+ * where it is contiguous on both sides (then level 1 too where it continues it), or level 1
+ * joins level 0 where it continues it; then one fixed-size move per element. */
+void _rivet_vis_copy2(void *seg, void *loc, size_t es, size_t c0, ptrdiff_t r0, ptrdiff_t l0,
+                      size_t c1, ptrdiff_t r1, ptrdiff_t l1, int to_seg)
 {
-    for (size_t i = 0; i < c1; i++, l += (uintptr_t)l1, r += (uintptr_t)r1) {
-        if (is_put) rv_vis_run(r, r0, l, l0, c0, es);
-        else rv_vis_run(l, l0, r, r0, c0, es);
+    if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) { /* level 0 joins the element */
+        es *= c0;
+        c0 = c1, l0 = l1, r0 = r1, c1 = 1;
+        if (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) es *= c0, c0 = 1;
+    } else if (c1 > 1 && (uintptr_t)l1 == c0 * (uintptr_t)l0 &&
+               (uintptr_t)r1 == c0 * (uintptr_t)r0) { /* level 1 continues level 0 */
+        c0 *= c1, c1 = 1;
+    }
+    uintptr_t d = (uintptr_t)(to_seg ? seg : loc), s = (uintptr_t)(to_seg ? loc : seg);
+    ptrdiff_t d0 = to_seg ? r0 : l0, s0 = to_seg ? l0 : r0;
+    ptrdiff_t d1 = to_seg ? r1 : l1, s1 = to_seg ? l1 : r1;
+    switch (es) { /* outside both loops */
+    case 1: RV_VIS_C2(1, RV_VIS_MEMCPY); break;
+    case 2: RV_VIS_C2(2, RV_VIS_MEMCPY); break;
+    case 4: RV_VIS_C2(4, RV_VIS_MEMCPY); break;
+    case 8: RV_VIS_C2(8, RV_VIS_MEMCPY); break;
+    case 16: RV_VIS_C2(16, RV_VIS_MEMCPY); break;
+    case 32: RV_VIS_C2(32, RV_VIS_MEMCPY); break;
+    case 64: RV_VIS_C2(64, RV_VIS_MEMCPY); break;
+    default: RV_VIS_C2(es, rv_vis_piece); break;
     }
 }
+#undef RV_VIS_C2
+#undef RV_VIS_MEMCPY
 
 /* ---- bounds ------------------------------------------------------------------------------- */
 
