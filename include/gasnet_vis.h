@@ -115,8 +115,10 @@ extern void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void 
  * each start where the one before ends; Indexed: one entry each of equal size; Strided: every
  * level with a count above 1 continues the run on both sides, stride == the bytes inside it),
  * flags 0, on the primordial team, to a peer whose segment is mapped here, is the inline
- * Put/Get of gasnetex.h: one copy, complete on return. Anything else calls the library (whose
- * own fast path takes the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may
+ * Put/Get of gasnetex.h: one copy, complete on return; a Strided shape of one or two levels
+ * that is not one run is checked the same way (its remote extent as the range) and copied by
+ * the library's _rivet_vis_copy2, complete on return too. Anything else calls the library
+ * (whose own fast path takes the other common shapes: docs/vis.md). _rivet_vis_fast: this thread may
  * take it (set by the library's mapped-peer path under RIVET_VIS=auto, cleared while a peer
  * completion handler is armed). RIVET_NO_INLINE turns it off. */
 extern __thread unsigned char _rivet_vis_fast;
@@ -209,11 +211,12 @@ _rivet_vis_str2(int to_seg, gex_TM_t tm, gex_Rank_t rank, void *rem, const ptrdi
         c1 = count[1], r1 = rs[1], l1 = ls[1];
         if (c0 == 1) c0 = c1, r0 = r1, l0 = l1, c1 = 1; /* a count-1 level 0 drops out */
     }
+    if (c0 == 1) return _rivet_vis_one(to_seg, tm, rank, rem, loc, es, flags); /* one element */
     if (((c0 - 1) | (c1 - 1) | (es - 1)) >= _RIVET_VIS_CMAX || /* also a count or elemsz 0 */
         (uintptr_t)r0 + _RIVET_VIS_SMAX >= 2 * _RIVET_VIS_SMAX ||
         (uintptr_t)r1 + _RIVET_VIS_SMAX >= 2 * _RIVET_VIS_SMAX)
         return 0;
-    size_t run = c0 == 1 || (l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es) ? es * c0 : 0;
+    size_t run = l0 == (ptrdiff_t)es && r0 == (ptrdiff_t)es ? es * c0 : 0;
     if (c1 > 1) run = l1 == (ptrdiff_t)run && r1 == (ptrdiff_t)run ? run * c1 : 0;
     if (run) return _rivet_vis_one(to_seg, tm, rank, rem, loc, run, flags);
     ptrdiff_t p0 = (ptrdiff_t)(c0 - 1) * r0, p1 = (ptrdiff_t)(c1 - 1) * r1;
