@@ -24,7 +24,8 @@ typedef struct rv_job {
     int       oversubscribed; /* more ranks on this host than online cores */
     int       idle_yield;     /* wait loops yield the CPU after an idle poll: oversubscribed,
                                * RIVET_WAIT_MODE=yield, or (auto) a transport whose poll is a
-                               * system call anyway asked for it (transport/ofi) */
+                               * system call anyway asked for it (transport/ofi,
+                               * transport/udp) */
     int       wait_cap;       /* RIVET_WAIT_MODE=auto: idle wait loops also yield once more
                                * threads of this process wait than cores / ranks here
                                * (rv_waiters, core/progress.h); spin: INT_MAX */
