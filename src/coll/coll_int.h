@@ -97,7 +97,9 @@ struct rv_coll_hier {
     int         hosts;     /* the team spans more than one host */
 };
 
-#define RV_COLL_MAXSEND 64
+/* Sends an op queues at once: a tree's root queues one per round (at most 32), the rest
+ * one or two per step; algorithms that send to many ranks queue RV_COLL_MAXSEND at a time. */
+#define RV_COLL_MAXSEND 36
 
 struct rv_coll_send {
     gex_Rank_t           jobrank;
