@@ -540,6 +540,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->tid = tm->id;
     o->seq = tm->coll->seq++;
     rv_coll_lines_publish(o->ct, sig->kind);
+    o->lc = o->ct->ncoll;
     o->sig = *sig;
     o->advance = advance;
     o->root = GEX_RANK_INVALID;
@@ -585,10 +586,62 @@ static int rv_coll_sync_barrier(struct rv_coll_op *o, uint32_t base)
     return 1;
 }
 
+/* The entry barrier on a team with sync lines: every rank has called this collective once
+ * its line shows it started this one or a later one (coll_int.h rv_coll_lines_publish); no
+ * message. The op stays on the run queue meanwhile (it waits for no message). */
+static int rv_coll_sync_lines(struct rv_coll_op *o)
+{
+    struct rv_coll_team *ct = o->ct;
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    for (gex_Rank_t r = (gex_Rank_t)o->sk; r < n; r++) {
+        if (r == me) continue;
+        uint64_t w = atomic_load_explicit((_Atomic uint64_t *)(void *)ct->lines[r], memory_order_acquire);
+        if ((w >> 8) < o->lc) {
+            o->sk = r;
+            return 0;
+        }
+        if ((w >> 8) == o->lc && (w & 0xff) != o->sig.kind) {
+            struct rv_coll_sig m = { .kind = (uint32_t)(w & 0xff), .root = o->sig.root };
+            rv_coll_sig_report(o->tm, o->seq, &o->sig, &m, rv_tm_jobrank(o->tm, r), "");
+        }
+    }
+    o->sk = 0;
+    return 1;
+}
+
+/* The exit barrier on a team with sync lines: word 7 of a rank's line is the number of its
+ * OUT_ALLSYNC ops whose part is complete. Ops may complete out of order, so each publishes
+ * its number only after every earlier one has (all ranks number them alike: they start
+ * collectives in the same order); the barrier is over once every line shows this number. */
+static int rv_coll_sync_post_lines(struct rv_coll_op *o)
+{
+    struct rv_coll_team *ct = o->ct;
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    if (o->sphase == 2) {
+        if (ct->npost_arr + 1 != o->pidx) return 0; /* an earlier one has not got here yet */
+        ct->npost_arr = o->pidx;
+        atomic_store_explicit((_Atomic uint64_t *)(void *)&ct->lines[me][7], o->pidx,
+                              memory_order_release);
+        o->sphase = 3;
+    }
+    for (gex_Rank_t r = (gex_Rank_t)o->sk; r < n; r++) {
+        if (r == me) continue;
+        if (atomic_load_explicit((_Atomic uint64_t *)(void *)&ct->lines[r][7], memory_order_acquire) <
+            o->pidx) {
+            o->sk = r;
+            return 0;
+        }
+    }
+    o->sk = 0;
+    return 1;
+}
+
 static int rv_coll_sync_advance(struct rv_coll_op *o)
 {
     if (o->sphase == 0) {
-        if ((o->sync & RV_SYNC_PRE) && !rv_coll_sync_barrier(o, RV_STEP_PRE)) return 0;
+        if ((o->sync & RV_SYNC_PRE) &&
+            !(o->ct->lines ? rv_coll_sync_lines(o) : rv_coll_sync_barrier(o, RV_STEP_PRE)))
+            return 0;
         if (o->prep) o->prep(o); /* everyone has called: the data may be read now */
         o->prep = NULL;
         o->sphase = 1;
@@ -598,13 +651,15 @@ static int rv_coll_sync_advance(struct rv_coll_op *o)
         o->got = 0; /* the body may leave its exchange flag set */
         o->sphase = 2;
     }
-    return !(o->sync & RV_SYNC_POST) || rv_coll_sync_barrier(o, RV_STEP_POST);
+    if (!(o->sync & RV_SYNC_POST)) return 1;
+    return o->ct->lines ? rv_coll_sync_post_lines(o) : rv_coll_sync_barrier(o, RV_STEP_POST);
 }
 
 void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync)
 {
     o->sync = sync;
     if (!sync) return;
+    if ((sync & RV_SYNC_POST) && o->ct->lines) o->pidx = ++o->ct->npost;
     o->body = o->advance;
     o->advance = rv_coll_sync_advance;
 }

@@ -62,6 +62,9 @@ struct rv_coll_team {
     uint64_t    **lines;
     uint64_t      ncoll;       /* collectives started here on the team (never wraps) */
     uint32_t      g1phase;     /* GASNet-1 barriers over the lines (their value buffer) */
+    /* GASNet-1 OUT_ALLSYNC over the lines (coll.c): word 7 of a rank's line counts the ops with
+     * that flag whose part is complete here, published in the order they were started */
+    uint64_t      npost, npost_arr;
 };
 
 /* Message steps: every (sender, receiver, step) is used at most once per collective. */
@@ -131,6 +134,8 @@ struct rv_coll_op {
     /* synchronizing op (rv_coll_sync_wrap): barriers around 'body' */
     int                (*body)(struct rv_coll_op *o);
     unsigned             sync;            /* RV_SYNC_* */
+    uint64_t             lc;              /* the team's collective count at this op (sync lines) */
+    uint64_t             pidx;            /* its number among the team's OUT_ALLSYNC ops (lines) */
     int                  sphase, sbstate;
     unsigned             sk;
     /* outbox: sends not yet injected (sends[] below) */
