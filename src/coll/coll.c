@@ -42,9 +42,46 @@ struct rv_coll_msg {
  * team this rank has not finished creating simply waits here. */
 static struct rv_coll_msg *rv_coll_store[RV_COLL_BUCKETS];
 static struct rv_coll_op  *rv_coll_ops[RV_COLL_BUCKETS]; /* in flight, by (tid, seq) */
-static struct rv_coll_op  *rv_coll_active;               /* in flight, for the progress hook */
-static atomic_int          rv_coll_nactive;              /* its length, read without the lock */
 static pthread_mutex_t     rv_coll_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The run queue: the ops in flight that may advance without a new message, oldest first, for
+ * the progress hook. An op waiting for its posted receive with nothing left to send is off it
+ * until a chunk completes that receive, so a poll costs nothing per idle collective however
+ * many are in flight (and a test of an idle one takes no lock). */
+static struct rv_coll_op  *rv_coll_rq_head, *rv_coll_rq_tail;
+static atomic_int          rv_coll_nrun; /* its length, read without the lock */
+
+static void rv_coll_rq_add(struct rv_coll_op *o)
+{
+    if (atomic_load_explicit(&o->inrq, memory_order_relaxed)) return;
+    atomic_store_explicit(&o->inrq, 1, memory_order_relaxed);
+    o->rqnext = NULL;
+    o->rqprev = rv_coll_rq_tail;
+    if (rv_coll_rq_tail) rv_coll_rq_tail->rqnext = o;
+    else rv_coll_rq_head = o;
+    rv_coll_rq_tail = o;
+    atomic_fetch_add_explicit(&rv_coll_nrun, 1, memory_order_relaxed);
+    rv_progress_note(1);
+}
+
+static void rv_coll_rq_del(struct rv_coll_op *o)
+{
+    if (!atomic_load_explicit(&o->inrq, memory_order_relaxed)) return;
+    atomic_store_explicit(&o->inrq, 0, memory_order_relaxed);
+    if (o->rqprev) o->rqprev->rqnext = o->rqnext;
+    else rv_coll_rq_head = o->rqnext;
+    if (o->rqnext) o->rqnext->rqprev = o->rqprev;
+    else rv_coll_rq_tail = o->rqprev;
+    o->rqprev = o->rqnext = NULL;
+    atomic_fetch_sub_explicit(&rv_coll_nrun, 1, memory_order_relaxed);
+    rv_progress_note(-1);
+}
+
+/* The posted receive has all it waits for. */
+static inline int rv_coll_rdone(const struct rv_coll_op *o)
+{
+    return o->rexpect ? o->rbytes >= o->rexpect : o->rmsgs >= o->rsenders;
+}
 
 static unsigned rv_coll_bucket(uint32_t tid, uint32_t seq)
 {
@@ -53,34 +90,49 @@ static unsigned rv_coll_bucket(uint32_t tid, uint32_t seq)
 
 uint64_t rv_coll_large(void) { return rv_cfg.COLL_LARGE ? rv_cfg.COLL_LARGE : UINT64_MAX; }
 
-/* ---- reusable work buffers ------------------------------------------------- */
+/* ---- reusable work buffers and ops ------------------------------------------------
+ * Freed blocks are kept by power-of-two size class (1 KiB to 8 MiB), up to
+ * RV_COLL_MEM_KEEP_BYTES in all, and freed ops up to RV_COLL_OPS_KEEP: many collectives in
+ * flight at once (each holding an op and its buffers) would otherwise grow the heap, and
+ * glibc would trim it again as they complete, so that every burst paid fresh page faults
+ * (3 us per op in a burst of 200 small reductions). */
 
 struct rv_coll_blk {
     struct rv_coll_blk *next;
     size_t              cap;
     max_align_t         data[];
 };
-#define RV_COLL_MEM_KEEP 16                 /* blocks kept for reuse */
-#define RV_COLL_MEM_KEEP_MAX (8u << 20)     /* larger ones go back to malloc */
-static struct rv_coll_blk *rv_coll_free;
-static unsigned            rv_coll_nfree;
+#define RV_COLL_MEM_MIN_SHIFT 10
+#define RV_COLL_MEM_MAX_SHIFT 23                 /* larger blocks go back to malloc */
+#define RV_COLL_MEM_KEEP_BYTES ((size_t)16 << 20) /* kept for reuse, in all */
+#define RV_COLL_OPS_KEEP 1024
+static struct rv_coll_blk *rv_coll_free[RV_COLL_MEM_MAX_SHIFT + 1];
+static size_t              rv_coll_kept;
+static struct rv_coll_op  *rv_coll_free_ops; /* chained through hnext */
+static unsigned            rv_coll_nfree_ops;
 static pthread_mutex_t     rv_coll_mem_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned rv_coll_mem_class(size_t n)
+{
+    unsigned c = RV_COLL_MEM_MIN_SHIFT;
+    while (c <= RV_COLL_MEM_MAX_SHIFT && ((size_t)1 << c) < n) c++;
+    return c;
+}
 
 void *rv_coll_mem_get(size_t n)
 {
-    pthread_mutex_lock(&rv_coll_mem_lock);
-    struct rv_coll_blk **pp = &rv_coll_free, **best = NULL;
-    for (; *pp; pp = &(*pp)->next)
-        if ((*pp)->cap >= n && (!best || (*pp)->cap < (*best)->cap)) best = pp;
+    unsigned c = rv_coll_mem_class(n);
     struct rv_coll_blk *b = NULL;
-    if (best) {
-        b = *best;
-        *best = b->next;
-        rv_coll_nfree--;
+    if (c <= RV_COLL_MEM_MAX_SHIFT) {
+        pthread_mutex_lock(&rv_coll_mem_lock);
+        if ((b = rv_coll_free[c])) {
+            rv_coll_free[c] = b->next;
+            rv_coll_kept -= b->cap;
+        }
+        pthread_mutex_unlock(&rv_coll_mem_lock);
     }
-    pthread_mutex_unlock(&rv_coll_mem_lock);
     if (!b) {
-        size_t cap = n < 4096 ? 4096 : (n + 4095) & ~(size_t)4095;
+        size_t cap = c <= RV_COLL_MEM_MAX_SHIFT ? (size_t)1 << c : n;
         b = malloc(sizeof *b + cap);
         if (!b) rv_fatal("collectives: out of memory (%zu bytes)", n);
         b->cap = cap;
@@ -92,15 +144,46 @@ void rv_coll_mem_put(void *p)
 {
     if (!p) return;
     struct rv_coll_blk *b = (struct rv_coll_blk *)((char *)p - offsetof(struct rv_coll_blk, data));
+    unsigned c = rv_coll_mem_class(b->cap);
+    if (c <= RV_COLL_MEM_MAX_SHIFT && b->cap == (size_t)1 << c) {
+        pthread_mutex_lock(&rv_coll_mem_lock);
+        if (rv_coll_kept + b->cap <= RV_COLL_MEM_KEEP_BYTES) {
+            b->next = rv_coll_free[c];
+            rv_coll_free[c] = b;
+            rv_coll_kept += b->cap;
+            b = NULL;
+        }
+        pthread_mutex_unlock(&rv_coll_mem_lock);
+    }
+    free(b);
+}
+
+/* A zeroed op (but for the arrays past RV_COLL_OP_CLEAR), from the kept ones if any. */
+static struct rv_coll_op *rv_coll_op_alloc(const char *call)
+{
     pthread_mutex_lock(&rv_coll_mem_lock);
-    if (rv_coll_nfree < RV_COLL_MEM_KEEP && b->cap <= RV_COLL_MEM_KEEP_MAX) {
-        b->next = rv_coll_free;
-        rv_coll_free = b;
-        rv_coll_nfree++;
-        b = NULL;
+    struct rv_coll_op *o = rv_coll_free_ops;
+    if (o) {
+        rv_coll_free_ops = o->hnext;
+        rv_coll_nfree_ops--;
     }
     pthread_mutex_unlock(&rv_coll_mem_lock);
-    free(b);
+    if (!o && !(o = malloc(sizeof *o))) rv_fatal("%s: out of memory", call);
+    memset(o, 0, RV_COLL_OP_CLEAR);
+    return o;
+}
+
+static void rv_coll_op_free(struct rv_coll_op *o)
+{
+    pthread_mutex_lock(&rv_coll_mem_lock);
+    if (rv_coll_nfree_ops < RV_COLL_OPS_KEEP) {
+        o->hnext = rv_coll_free_ops;
+        rv_coll_free_ops = o;
+        rv_coll_nfree_ops++;
+        o = NULL;
+    }
+    pthread_mutex_unlock(&rv_coll_mem_lock);
+    free(o);
 }
 
 /* ---- signatures ------------------------------------------------------------ */
@@ -243,6 +326,7 @@ static void rv_coll_handler(gex_Token_t tok, void *buf, size_t nbytes, const gex
         rv_coll_sig_check(o, &sig, tok->src);
         if (o->rposted && o->rstep == step) {
             rv_coll_land(o, off, buf, nbytes);
+            if (rv_coll_rdone(o)) rv_coll_rq_add(o);
             pthread_mutex_unlock(&rv_coll_lock);
             return;
         }
@@ -293,7 +377,7 @@ int rv_coll_recv(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, 
     } else if (o->rstep != step) {
         rv_fatal("collective engine: step %u polled while step %u is posted", step, o->rstep);
     }
-    if (o->rexpect ? o->rbytes < o->rexpect : o->rmsgs < o->rsenders) return 0;
+    if (!rv_coll_rdone(o)) return 0;
     if (o->rbytes > o->rexpect)
         rv_fatal("%s on team 0x%x: %llu bytes arrived where %llu were expected (mismatched "
                  "arguments across ranks?)",
@@ -367,17 +451,12 @@ int rv_coll_xchg(struct rv_coll_op *o, uint32_t step, void *base, uint64_t cap, 
 
 static void rv_coll_unlink(struct rv_coll_op *o)
 {
-    if (o->prev) o->prev->next = o->next;
-    else rv_coll_active = o->next;
-    if (o->next) o->next->prev = o->prev;
-    o->prev = o->next = NULL;
+    rv_coll_rq_del(o);
     struct rv_coll_op **pp = &rv_coll_ops[rv_coll_bucket(o->tid, o->seq)];
     while (*pp != o) pp = &(*pp)->hnext;
     *pp = o->hnext;
     o->hnext = NULL;
     o->ct->active--;
-    atomic_fetch_sub_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
-    rv_progress_note(-1);
 }
 
 /* RIVET_TRACE: a collective as an asynchronous span from its initiation to its completion
@@ -389,11 +468,16 @@ static __attribute__((noinline)) void rv_coll_trace(const struct rv_coll_op *o, 
                    rv_coll_kind_name(kind), (uint64_t)o->tid << 32 | o->seq, o->sig.nbytes, o->tid);
 }
 
-/* Called under the lock. */
+/* Called under the lock. An op that returns waiting on its posted receive with its outbox
+ * empty leaves the run queue (a chunk that completes the receive puts it back); any other
+ * op that is not complete stays on it (sends refused for lack of room are retried). */
 static int rv_coll_step(struct rv_coll_op *o)
 {
     if (o->done) return 1;
-    if (o->advance(o)) {
+    if (!o->advance(o)) {
+        if (o->rposted && !o->nsend && !rv_coll_rdone(o)) rv_coll_rq_del(o);
+        else rv_coll_rq_add(o);
+    } else {
         o->done = 1;
         if (RV_OBS_ON(RV_OBS_TRACE)) rv_coll_trace(o, 0);
         rv_coll_unlink(o);
@@ -403,6 +487,7 @@ static int rv_coll_step(struct rv_coll_op *o)
         }
         /* the results are visible to the thread that syncs the event (acquire) */
         atomic_thread_fence(memory_order_seq_cst);
+        atomic_store_explicit(&o->fin, 1, memory_order_relaxed);
     }
     return o->done;
 }
@@ -410,23 +495,29 @@ static int rv_coll_step(struct rv_coll_op *o)
 static int rv_coll_test(struct rv_op *op)
 {
     struct rv_coll_op *o = (struct rv_coll_op *)op;
+    /* idle (waiting for a message) and not complete: nothing to advance. Read without the
+     * lock: a chunk landing meanwhile on another thread queues the op for the next poll. */
+    if (!atomic_load_explicit(&o->inrq, memory_order_relaxed) &&
+        !atomic_load_explicit(&o->fin, memory_order_relaxed))
+        return 0;
     pthread_mutex_lock(&rv_coll_lock);
     int d = rv_coll_step(o);
     pthread_mutex_unlock(&rv_coll_lock);
     return d;
 }
 
-static void rv_coll_release(struct rv_op *op) { free(op); }
+static void rv_coll_release(struct rv_op *op) { rv_coll_op_free((struct rv_coll_op *)op); }
 
 /* Progress hook: every collective in flight moves whenever anything polls, so a rank
  * waiting on one collective (or on anything else) still serves the others. */
 static int rv_coll_progress(void)
 {
     int work = 0;
-    if (!atomic_load_explicit(&rv_coll_nactive, memory_order_relaxed)) return 0;
+    if (!atomic_load_explicit(&rv_coll_nrun, memory_order_relaxed)) return 0;
     if (pthread_mutex_trylock(&rv_coll_lock)) return 0;
-    for (struct rv_coll_op *o = rv_coll_active, *nx; o; o = nx) {
-        nx = o->next;
+    /* stepping an op changes no other op's place on the queue */
+    for (struct rv_coll_op *o = rv_coll_rq_head, *nx; o; o = nx) {
+        nx = o->rqnext;
         work += rv_coll_step(o);
     }
     pthread_mutex_unlock(&rv_coll_lock);
@@ -440,8 +531,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     if (!tm) rv_fatal("%s: tm is GEX_TM_INVALID", call);
     if (!tm->coll) rv_fatal("%s: tm is a TM-pair; collectives need a team", call);
     if (rv_am_in_handler()) rv_fatal("%s called inside an AM handler", call);
-    struct rv_coll_op *o = calloc(1, sizeof *o);
-    if (!o) rv_fatal("%s: out of memory", call);
+    struct rv_coll_op *o = rv_coll_op_alloc(call);
     o->op.test = rv_coll_test;
     o->op.release = rv_coll_release;
     o->op.leaf = NULL;
@@ -450,6 +540,7 @@ struct rv_coll_op *rv_coll_op_new(const char *call, gex_TM_t tm, const struct rv
     o->tid = tm->id;
     o->seq = tm->coll->seq++;
     rv_coll_lines_publish(o->ct, sig->kind);
+    o->lc = o->ct->ncoll;
     o->sig = *sig;
     o->advance = advance;
     o->root = GEX_RANK_INVALID;
@@ -495,10 +586,62 @@ static int rv_coll_sync_barrier(struct rv_coll_op *o, uint32_t base)
     return 1;
 }
 
+/* The entry barrier on a team with sync lines: every rank has called this collective once
+ * its line shows it started this one or a later one (coll_int.h rv_coll_lines_publish); no
+ * message. The op stays on the run queue meanwhile (it waits for no message). */
+static int rv_coll_sync_lines(struct rv_coll_op *o)
+{
+    struct rv_coll_team *ct = o->ct;
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    for (gex_Rank_t r = (gex_Rank_t)o->sk; r < n; r++) {
+        if (r == me) continue;
+        uint64_t w = atomic_load_explicit((_Atomic uint64_t *)(void *)ct->lines[r], memory_order_acquire);
+        if ((w >> 8) < o->lc) {
+            o->sk = r;
+            return 0;
+        }
+        if ((w >> 8) == o->lc && (w & 0xff) != o->sig.kind) {
+            struct rv_coll_sig m = { .kind = (uint32_t)(w & 0xff), .root = o->sig.root };
+            rv_coll_sig_report(o->tm, o->seq, &o->sig, &m, rv_tm_jobrank(o->tm, r), "");
+        }
+    }
+    o->sk = 0;
+    return 1;
+}
+
+/* The exit barrier on a team with sync lines: word 7 of a rank's line is the number of its
+ * OUT_ALLSYNC ops whose part is complete. Ops may complete out of order, so each publishes
+ * its number only after every earlier one has (all ranks number them alike: they start
+ * collectives in the same order); the barrier is over once every line shows this number. */
+static int rv_coll_sync_post_lines(struct rv_coll_op *o)
+{
+    struct rv_coll_team *ct = o->ct;
+    gex_Rank_t n = o->tm->size, me = o->tm->rank;
+    if (o->sphase == 2) {
+        if (ct->npost_arr + 1 != o->pidx) return 0; /* an earlier one has not got here yet */
+        ct->npost_arr = o->pidx;
+        atomic_store_explicit((_Atomic uint64_t *)(void *)&ct->lines[me][7], o->pidx,
+                              memory_order_release);
+        o->sphase = 3;
+    }
+    for (gex_Rank_t r = (gex_Rank_t)o->sk; r < n; r++) {
+        if (r == me) continue;
+        if (atomic_load_explicit((_Atomic uint64_t *)(void *)&ct->lines[r][7], memory_order_acquire) <
+            o->pidx) {
+            o->sk = r;
+            return 0;
+        }
+    }
+    o->sk = 0;
+    return 1;
+}
+
 static int rv_coll_sync_advance(struct rv_coll_op *o)
 {
     if (o->sphase == 0) {
-        if ((o->sync & RV_SYNC_PRE) && !rv_coll_sync_barrier(o, RV_STEP_PRE)) return 0;
+        if ((o->sync & RV_SYNC_PRE) &&
+            !(o->ct->lines ? rv_coll_sync_lines(o) : rv_coll_sync_barrier(o, RV_STEP_PRE)))
+            return 0;
         if (o->prep) o->prep(o); /* everyone has called: the data may be read now */
         o->prep = NULL;
         o->sphase = 1;
@@ -508,13 +651,15 @@ static int rv_coll_sync_advance(struct rv_coll_op *o)
         o->got = 0; /* the body may leave its exchange flag set */
         o->sphase = 2;
     }
-    return !(o->sync & RV_SYNC_POST) || rv_coll_sync_barrier(o, RV_STEP_POST);
+    if (!(o->sync & RV_SYNC_POST)) return 1;
+    return o->ct->lines ? rv_coll_sync_post_lines(o) : rv_coll_sync_barrier(o, RV_STEP_POST);
 }
 
 void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync)
 {
     o->sync = sync;
     if (!sync) return;
+    if ((sync & RV_SYNC_POST) && o->ct->lines) o->pidx = ++o->ct->npost;
     o->body = o->advance;
     o->advance = rv_coll_sync_advance;
 }
@@ -545,15 +690,10 @@ gex_Event_t rv_coll_op_start(struct rv_coll_op *o)
     o->ct->active++;
     o->ct->started = o->seq + 1;
     o->ct->hist[o->seq % 8] = o->sig;
-    o->next = rv_coll_active;
-    if (o->next) o->next->prev = o;
-    rv_coll_active = o;
-    atomic_fetch_add_explicit(&rv_coll_nactive, 1, memory_order_relaxed);
-    rv_progress_note(1);
     int d = rv_coll_step(o);
     pthread_mutex_unlock(&rv_coll_lock);
     if (d) {
-        free(o);
+        rv_coll_op_free(o);
         return GEX_EVENT_INVALID;
     }
     return &o->op;
@@ -583,7 +723,7 @@ void rv_coll_team_init(struct rv_tm *tm)
         rv_coll_lines_init(ct);
         rv_coll_hier_config();
         rv_am_register_internal(RV_AMI_COLL, rv_coll_handler);
-        rv_progress_register(rv_coll_progress, &rv_coll_nactive);
+        rv_progress_register(rv_coll_progress, &rv_coll_nrun);
     }
     pthread_mutex_lock(&rv_coll_lock);
     ct->hnext = rv_coll_teams[tm->id % RV_COLL_BUCKETS];

@@ -62,6 +62,9 @@ struct rv_coll_team {
     uint64_t    **lines;
     uint64_t      ncoll;       /* collectives started here on the team (never wraps) */
     uint32_t      g1phase;     /* GASNet-1 barriers over the lines (their value buffer) */
+    /* GASNet-1 OUT_ALLSYNC over the lines (coll.c): word 7 of a rank's line counts the ops with
+     * that flag whose part is complete here, published in the order they were started */
+    uint64_t      npost, npost_arr;
 };
 
 /* Message steps: every (sender, receiver, step) is used at most once per collective. */
@@ -97,7 +100,9 @@ struct rv_coll_hier {
     int         hosts;     /* the team spans more than one host */
 };
 
-#define RV_COLL_MAXSEND 64
+/* Sends an op queues at once: a tree's root queues one per round (at most 32), the rest
+ * one or two per step; algorithms that send to many ranks queue RV_COLL_MAXSEND at a time. */
+#define RV_COLL_MAXSEND 36
 
 struct rv_coll_send {
     gex_Rank_t           jobrank;
@@ -129,10 +134,11 @@ struct rv_coll_op {
     /* synchronizing op (rv_coll_sync_wrap): barriers around 'body' */
     int                (*body)(struct rv_coll_op *o);
     unsigned             sync;            /* RV_SYNC_* */
+    uint64_t             lc;              /* the team's collective count at this op (sync lines) */
+    uint64_t             pidx;            /* its number among the team's OUT_ALLSYNC ops (lines) */
     int                  sphase, sbstate;
     unsigned             sk;
-    /* outbox: sends not yet injected */
-    struct rv_coll_send  sends[RV_COLL_MAXSEND];
+    /* outbox: sends not yet injected (sends[] below) */
     unsigned             nsend, cur;
     size_t               curoff;
     int                  cursent;
@@ -155,7 +161,6 @@ struct rv_coll_op {
     gex_Rank_t           hk;              /* two-level: fan-out progress */
     int                (*inner)(struct rv_coll_op *o); /* two-level: the algorithm over leaders */
     uint64_t             lo, hi;          /* element range held (reduce-scatter) */
-    uint64_t             los[33], his[33];
     struct rv_coll_blocks blk;
     /* arguments */
     gex_Rank_t           root;
@@ -169,10 +174,19 @@ struct rv_coll_op {
     void                *cdata;
     int                  all, large;
     unsigned char       *acc, *tmp;       /* working pointers (may swap) */
-    void                *mem[4];          /* buffers from rv_coll_mem_get, released at the end */
-    struct rv_coll_op   *prev, *next;     /* active list */
+    unsigned char       *w;               /* small reductions: where the running value goes */
+    void                *mem[5];          /* buffers from rv_coll_mem_get, released at the end */
     struct rv_coll_op   *hnext;           /* (tid, seq) hash chain */
+    /* run queue (coll.c): ops that may advance without a new message arriving */
+    struct rv_coll_op   *rqprev, *rqnext;
+    atomic_int           inrq;            /* on it (written under the engine lock) */
+    atomic_int           fin;             /* 'done', for a test without the lock */
+    /* Not cleared for a new op (each entry is written before it is read): */
+    uint64_t             los[33], his[33]; /* reduce-scatter: ranges held before each halving */
+    struct rv_coll_send  sends[RV_COLL_MAXSEND];
 };
+/* A new op is zero up to here. */
+#define RV_COLL_OP_CLEAR offsetof(struct rv_coll_op, los)
 
 /* ---- teams ----------------------------------------------------------------- */
 /* Sets up collective state for a team (not collective itself). */
@@ -277,6 +291,8 @@ int rv_coll_bruck(struct rv_coll_op *o, unsigned char *base, gex_Rank_t root);
 /* ---- reductions (reduce.c) ------------------------------------------------- */
 /* io[i] = in[i] OP io[i] for 'cnt' elements; 'in' is the lower ranks' contribution. */
 void rv_coll_combine(const struct rv_coll_op *o, const void *in, void *io, size_t cnt);
+/* io[i] = io[i] OP in[i]: the same with 'io' the lower ranks' contribution. */
+void rv_coll_combine_left(const struct rv_coll_op *o, void *io, const void *in, size_t cnt);
 /* Recursive-doubling geometry (reduce.c): p2 = largest power of two <= size, rem =
  * size - p2; the first 2*rem ranks fold in pairs (even into odd). Sets o->p2, o->rem and
  * o->nr (GEX_RANK_INVALID for the even ranks that fold away). */

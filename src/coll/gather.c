@@ -91,12 +91,16 @@ struct rv_coll_op *rv_coll_gather_new(const char *call, gex_TM_t tm, gex_Rank_t 
     rv_gather_check(call, tm, dst, src, nbytes, me == root);
     o->vr = (me + n - root) % n;
     o->prep = rv_gather_prep;
-    if (nbytes >= RV_GATHER_DIRECT) {
+    /* straight to the root also on a host with more ranks than cores, where every hop of a
+     * tree may wait for a descheduled rank (as broadcasts do, bcast.c) */
+    if (nbytes >= RV_GATHER_DIRECT || (n > 2 && o->ct->one_nbrhd && rv_job.oversubscribed)) {
         o->advance = rv_gather_direct;
         o->large = 1;
     } else {
         uint64_t vr = o->vr, sub = vr ? ((vr & -vr) < n - vr ? (vr & -vr) : n - vr) : n;
-        o->acc = (me == root && root == 0) ? dst : (o->mem[0] = rv_coll_mem_get((size_t)(sub * nbytes)));
+        if (me == root && root == 0) o->acc = dst;
+        else if (sub == 1) o->acc = (unsigned char *)(uintptr_t)src; /* a leaf sends src itself */
+        else o->acc = o->mem[0] = rv_coll_mem_get((size_t)(sub * nbytes));
     }
     return o;
 }

@@ -241,6 +241,29 @@ int main(int argc, char **argv)
     gasnet_coll_exchange(GASNET_TEAM_ALL, NULL, NULL, 0,
                          GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC);
 
+    /* many in flight, IN_ALLSYNC and OUT_ALLSYNC mixed with MYSYNC, every root, completed in
+     * reverse order (over shared memory the synchronizing ones use the sync lines, whose
+     * OUT_ALLSYNC count must keep the order they were started in) */
+    {
+        enum { M = 96 };
+        static int64_t bsrc[M], bdst[M];
+        gasnet_coll_handle_t h[M];
+        for (int rep = 0; rep < 3; rep++) {
+            for (int i = 0; i < M; i++) {
+                bsrc[i] = (int64_t)me * 1000 + i + rep;
+                bdst[i] = -1;
+                int fl = GASNET_COLL_LOCAL | (i % 2 ? GASNET_COLL_IN_ALLSYNC : GASNET_COLL_IN_MYSYNC) |
+                         (i % 3 ? GASNET_COLL_OUT_ALLSYNC : GASNET_COLL_OUT_MYSYNC);
+                h[i] = gasnet_coll_broadcast_nb(GASNET_TEAM_ALL, &bdst[i], (gasnet_image_t)(i % n),
+                                                &bsrc[i], sizeof bsrc[i], fl);
+            }
+            for (int i = M - 1; i >= 0; i--) gasnet_coll_wait_sync(h[i]);
+            for (int i = 0; i < M; i++)
+                RVT_CHECK(bdst[i] == (int64_t)(i % n) * 1000 + i + rep, "broadcast_nb %d: %lld", i,
+                          (long long)bdst[i]);
+        }
+    }
+
     /* GASNet-1's gasnet_coll_init is still accepted (once, collectively) */
     gasnet_coll_init(NULL, 0, NULL, 0, 0);
 
