@@ -13,6 +13,8 @@
 #include <limits.h>
 #include <gasnet_config.h> /* versions, type sizes, HAVE_* */
 #include <gasnet_fwd.h>    /* ranks, events, DT, OP, flags, capabilities */
+#include <gasnet_portable_platform.h> /* PLATFORM_*, as GASNet's gasnetex.h: testval sizes
+                                         its Val rows by PLATFORM_ARCH_64 */
 
 #ifdef __cplusplus
 extern "C" {

@@ -116,6 +116,7 @@ void rv_job_init(const rv_boot_info_t *bi)
     rv_job.idle_yield = rv_job.oversubscribed;
     /* threads waiting x ranks here > cores: waiting threads share the cores, so they yield */
     rv_job.wait_cap = strcmp(rv_cfg.WAIT_MODE, "spin") ? cpus / (int)rv_job.host_size : INT_MAX;
+    rv_job.long_wait_yield = !strcmp(rv_cfg.WAIT_MODE, "auto");
 
     char crowd[64] = "";
     if (!rv_job.oversubscribed && rv_job.wait_cap != INT_MAX)

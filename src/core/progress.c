@@ -90,6 +90,17 @@ int rv_poll_replies(void)
  * single-threaded wait two uncontended atomics, and only once its first poll found nothing. */
 atomic_int rv_waiters;
 
+/* RIVET_WAIT_MODE=auto: a wait whose polls found nothing this many times (tens of
+ * microseconds over shm) waits for a rank that is probably not running: the host's cores are
+ * busy with other work. From then on its idle polls yield too, so the core goes to whoever
+ * can end the wait instead of to a spin that lasts until the scheduler's next tick (GASNet's
+ * testbarrierlate, 2 ranks on 2 loaded cores: 200 barriers 0.13-1.9 s spinning, 0.7 ms
+ * yielding). Shorter waits, every one on an idle host, spin as before. */
+enum { RV_WAIT_SPIN_POLLS = 1024 };
+
+/* *waiting: 0 before the wait's first idle poll (not counted in rv_waiters), then the count
+ * of its idle polls, up to RV_WAIT_SPIN_POLLS (non-zero: counted; gasnetex.h's
+ * GASNET_BLOCKUNTIL only tests it for non-zero). */
 static inline void rv_wait_step(int *waiting)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
@@ -97,11 +108,11 @@ static inline void rv_wait_step(int *waiting)
         rv_fatal("a wait loop (GASNET_BLOCKUNTIL, gex_Event_Wait, ...) ran inside an AM handler; "
                  "handlers may not poll or wait");
     if (rv_poll() == 0) {
-        if (!*waiting) {
-            *waiting = 1;
-            atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
-        }
-        if (rv_idle_should_yield()) sched_yield();
+        int w = *waiting;
+        if (!w) atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
+        int long_wait = w >= RV_WAIT_SPIN_POLLS;
+        if (!long_wait) *waiting = w + 1;
+        if (rv_idle_should_yield() || (long_wait && rv_job.long_wait_yield)) sched_yield();
         if (rv_poller.idle) rv_poller.idle(rv_poller.priv);
     }
 }

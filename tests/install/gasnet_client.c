@@ -3,6 +3,12 @@
 #include <gasnetex.h>
 #include <stdio.h>
 
+/* GASNet clients test PLATFORM_* after including only gasnetex.h (GASNet's testval: an
+ * undefined PLATFORM_ARCH_64 silently dropped its 8-byte rows) */
+#if !PLATFORM_ARCH_64 != !(UINTPTR_MAX > 0xFFFFFFFFu) || !defined(PLATFORM_COMPILER_FAMILYNAME)
+#error "gasnetex.h must provide PLATFORM_ARCH_64/32 and the compiler's PLATFORM_* names"
+#endif
+
 #include "gasnet_client_build.h"
 #define WORDS 8
 
