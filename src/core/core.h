@@ -133,30 +133,34 @@ static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
  * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
 #define RV_TM_TABLE_OFF 128
 
+/* Set by _rivet_client_init_seq and _rivet_gasnet_init_seq (gasnetex.h): a GASNET_SEQ or
+ * GASNET_PARSYNC client runs at most one thread in the library or gasnetex.h's inline paths at
+ * a time, and those paths test no thread-local handler context on the primordial team: while
+ * a handler runs, its rma_n is 0, so a handler's Put/Get there goes to the library, which
+ * refuses it with its message. rv_am_gate is that team once its table is in place (set with
+ * rma_n; NULL for other clients): the AM engine calls rv_am_gate_close as a handler starts
+ * and rv_am_gate_open when it returns (outer: the token that was current before it, NULL for
+ * the outermost, which reopens). */
+extern unsigned char rv_seq_client;
+extern struct rv_tm *rv_am_gate;
+static inline void rv_am_gate_close(void)
+{
+    struct rv_tm *g = __atomic_load_n(&rv_am_gate, __ATOMIC_RELAXED);
+    if (g) __atomic_store_n(&g->rma_n, 0, __ATOMIC_RELAXED);
+}
+static inline void rv_am_gate_open(const struct rv_token *outer)
+{
+    struct rv_tm *g = __atomic_load_n(&rv_am_gate, __ATOMIC_RELAXED);
+    if (g && !outer) __atomic_store_n(&g->rma_n, g->size, __ATOMIC_RELAXED);
+}
+
 /* tm->rma_n from tm->rma_flat (see struct rv_tm). */
 static inline void rv_tm_rma_n_set(struct rv_tm *tm)
 {
     const rv_segmap_t *flat = __atomic_load_n(&tm->rma_flat, __ATOMIC_ACQUIRE);
     int here = flat && (uintptr_t)flat == (uintptr_t)tm + RV_TM_TABLE_OFF;
     __atomic_store_n(&tm->rma_n, here ? tm->size : 0, __ATOMIC_RELEASE);
-}
-
-/* Set by _rivet_client_init_seq and _rivet_gasnet_init_seq (gasnetex.h): a GASNET_SEQ or GASNET_PARSYNC client runs at most one thread
- * in the library or gasnetex.h's inline paths at a time, and those paths test no thread-local
- * handler context on the primordial team: while a handler runs, its rma_n is 0, so a handler's
- * Put/Get there goes to the library, which refuses it with its message. The AM engine calls
- * rv_am_gate_close as a handler starts and rv_am_gate_open when the outermost one returns
- * (outer: the token that was current before it, NULL for the outermost). */
-extern unsigned char rv_seq_client;
-static inline void rv_am_gate_close(void)
-{
-    struct rv_client *c = rv_client_g;
-    if (rv_seq_client && c) __atomic_store_n(&c->tm0->rma_n, 0, __ATOMIC_RELAXED);
-}
-static inline void rv_am_gate_open(const struct rv_token *outer)
-{
-    struct rv_client *c = rv_client_g;
-    if (rv_seq_client && c && !outer) rv_tm_rma_n_set(c->tm0);
+    if (here && rv_seq_client) __atomic_store_n(&rv_am_gate, tm, __ATOMIC_RELAXED);
 }
 
 /* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
