@@ -65,6 +65,9 @@ static inline gex_TM_t rv_legacy_tm_get(const char *call)
 
 /* ---- job control ------------------------------------------------------------ */
 extern int gasnet_init(int *argc, char ***argv);
+#if (defined(GASNET_SEQ) || defined(GASNET_PARSYNC)) && !defined(RV_BUILDING_LIBRIVET)
+#define gasnet_init _rivet_gasnet_init_seq /* gasnetex.h */
+#endif
 extern int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                          uintptr_t minheapoffset);
 extern int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);

@@ -259,6 +259,20 @@ extern gex_Flags_t  gex_Client_QueryFlags(gex_Client_t client);
 extern const char  *gex_Client_QueryName(gex_Client_t client);
 extern int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
                            const char *clientName, int *argc, char ***argv, gex_Flags_t flags);
+/* A client built in GASNET_SEQ or GASNET_PARSYNC mode calls gex_Client_Init and gasnet_init
+ * through these (the macros below; reserved, not API), which tell the library so: then at most
+ * one thread at a time is in the library or an inline fast path, so the library closes the
+ * primordial team's table to the inline paths (its rma_n 0) while an AM handler runs, and
+ * those paths need no thread-local handler test on that team (see the inline fast paths
+ * below). Each replaces its call (no variable the client writes, no extra import: either would
+ * move the client's own variables, and where they sit decides some of its copies' speed). */
+extern int _rivet_client_init_seq(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                                  const char *clientName, int *argc, char ***argv,
+                                  gex_Flags_t flags);
+extern int _rivet_gasnet_init_seq(int *argc, char ***argv);
+#if (defined(GASNET_SEQ) || defined(GASNET_PARSYNC)) && !defined(RV_BUILDING_LIBRIVET)
+#define gex_Client_Init _rivet_client_init_seq
+#endif
 
 /* ---- segments ------------------------------------------------------------- */
 extern gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);
@@ -662,6 +676,11 @@ extern __thread unsigned char _rivet_ev_ready;
  * (the library clears it then): an NBI sync outside a handler has nothing to do. */
 extern __thread unsigned char _rivet_nbi_idle;
 #if defined(__GNUC__) && !defined(RV_BUILDING_LIBRIVET) && !defined(RIVET_NO_INLINE)
+#if defined(GASNET_SEQ) || defined(GASNET_PARSYNC)
+#define _RIVET_SEQ_GATE 1
+#else
+#define _RIVET_SEQ_GATE 0
+#endif
 /* The local address of [addr, addr+n) in the segment of (tm, rank), or NULL: take the
  * library path. other_tms 0: only the primordial team's own table (rank < rma_n) is used
  * (gasnet_vis.h: the library's VIS refuses some TM-pairs the RMA path serves). */
@@ -670,15 +689,18 @@ _rivet_tm_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_F
                  int other_tms)
 {
     const struct _rivet_tm_head *t = (const struct _rivet_tm_head *)(const void *)tm;
-    if (__builtin_expect(!t || flags || _rivet_am_token != 0, 0)) return 0;
+    /* inside a handler: the library's path, for its message. A SEQ or PARSYNC client's
+     * primordial team needs no thread-local test (_rivet_seq_client: its rma_n is 0 while a
+     * handler runs; a thread-local load and test cost 128-byte Puts 8%) */
+    if (__builtin_expect(!t || flags || (!_RIVET_SEQ_GATE && _rivet_am_token != 0), 0)) return 0;
     const struct _rivet_segent *m;
     /* acquire (plain loads on x86): pairs with the library's release stores of rma_n,
      * rma_flat and the tables, so the entries are seen as they were when published */
     if (__builtin_expect(rank < __atomic_load_n(&t->rma_n, __ATOMIC_ACQUIRE), 1)) {
-        m = (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF) +
-            rank;
+        m = (const struct _rivet_segent *)(const void *)((const char *)t + _RIVET_TM_TABLE_OFF +
+                                                         (size_t)rank * sizeof *m);
     } else {
-        if (!other_tms || rank >= t->size) return 0;
+        if (!other_tms || rank >= t->size || (_RIVET_SEQ_GATE && _rivet_am_token != 0)) return 0;
         const struct _rivet_segent *map = __atomic_load_n(&t->rma_flat, __ATOMIC_ACQUIRE);
         if (map) {
             m = &map[rank];
@@ -689,9 +711,15 @@ _rivet_tm_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_F
             m = &map[t->jobranks ? t->jobranks[rank] : rank];
         }
     }
-    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base;
-    if (__builtin_expect(!m->local_base || n - 1 >= m->size || off > m->size - n, 0)) return 0;
-    return (char *)m->local_base + off;
+    /* [addr, addr+n) inside [owner_base, owner_base+size), n >= 1: its last byte's offset,
+     * off + (n - 1), is below size and did not wrap (n 0: n - 1 wraps, and so does the sum
+     * unless off is 0, when it is not below size); n - 1 is loop-invariant for a client's
+     * loop of same-size copies, so this is one add, one carry test and one compare */
+    uintptr_t off = (uintptr_t)addr - (uintptr_t)m->owner_base, last;
+    char *lb = (char *)m->local_base;
+    if (__builtin_expect(__builtin_add_overflow(off, n - 1, &last) || last >= m->size || !lb, 0))
+        return 0;
+    return lb + off;
 }
 static inline __attribute__((always_inline)) char *
 _rivet_rma_direct(gex_TM_t tm, gex_Rank_t rank, const void *addr, size_t n, gex_Flags_t flags)
@@ -761,22 +789,23 @@ static inline __attribute__((always_inline)) void _rivet_copy_9_64(char *d, cons
 static inline __attribute__((always_inline)) void _rivet_rma_copy(int to_seg, char *seg,
                                                                   void *loc, size_t n)
 {
-    if (n > 8) {
-        if (n > 64) {
+    if (n > 64) {
+        {
 #if !defined(__clang__)
             /* libc's memcpy, always called: gcc expands a memcpy of a constant 33 to 8192
              * bytes with a known alignment as rep movsq (its generic tuning), 13-15 ns for
              * 1 KiB on AMD Zen where libc's (chosen for the CPU it runs on) takes 5; hiding n
              * from it (an empty asm) keeps the call. (clang calls libc for these sizes.) */
-            __asm__("" : "+r"(n));
+            if (__builtin_constant_p(n)) __asm__("" : "+r"(n));
 #endif
             if (to_seg) memcpy(seg, loc, n);
             else memcpy(loc, seg, n);
-        } else if (to_seg) {
-            _rivet_copy_9_64(seg, (const char *)loc, n);
-        } else {
-            _rivet_copy_9_64((char *)loc, seg, n);
         }
+        return;
+    }
+    if (n > 8) {
+        if (to_seg) _rivet_copy_9_64(seg, (const char *)loc, n);
+        else _rivet_copy_9_64((char *)loc, seg, n);
         return;
     }
     switch (n) {

@@ -154,6 +154,7 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
     unsigned char ev_ready = _rivet_ev_ready; /* 0 while a handler runs (gasnetex.h) */
     rv_am_cur_token = &tok;
     _rivet_ev_ready = 0;
+    rv_am_gate_close();
     if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
         rv_am_run_observed(&tok, ifn, e, kind, is_req, buf, nb, h->handler, h->args, h->nargs);
     else if (internal)
@@ -162,5 +163,6 @@ void rv_am_deliver(gex_Rank_t src, unsigned chan, void *msg, size_t len)
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, h->args, h->nargs);
     _rivet_ev_ready = ev_ready;
     rv_am_cur_token = outer;
+    rv_am_gate_open(outer);
 #undef what
 }

@@ -112,12 +112,14 @@ rv_am_run_local(unsigned chan, unsigned kind, unsigned handler, void *buf, size_
     unsigned char ev_ready = _rivet_ev_ready; /* 0 while a handler runs (gasnetex.h) */
     rv_am_cur_token = &tok;
     _rivet_ev_ready = 0;
+    rv_am_gate_close();
     if (RV_OBS_ON(RV_OBS_TRACE | RV_OBS_STATS))
         rv_am_run_observed(&tok, NULL, e, kind, is_req, buf, nb, handler, args, nargs);
     else
         rv_am_call(e->gex_fnptr, kind == RV_AM_SHORT, &tok, buf, nb, args, nargs);
     _rivet_ev_ready = ev_ready;
     rv_am_cur_token = outer;
+    rv_am_gate_open(outer);
 }
 
 #endif /* RV_AM_RUN_H */

@@ -105,3 +105,11 @@ gex_Flags_t gex_Client_QueryFlags(gex_Client_t client) { return client->flags; }
 const char *gex_Client_QueryName(gex_Client_t client) { return client->name; }
 void gex_Client_SetCData(gex_Client_t client, const void *val) { client->cdata = (void *)val; }
 void *gex_Client_QueryCData(gex_Client_t client) { return client->cdata; }
+
+/* gex_Client_Init of a GASNET_SEQ or GASNET_PARSYNC client (gasnetex.h; rv_am_gate_close) */
+int _rivet_client_init_seq(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                           const char *clientName, int *argc, char ***argv, gex_Flags_t flags)
+{
+    rv_seq_client = 1;
+    return gex_Client_Init(client_p, ep_p, tm_p, clientName, argc, argv, flags);
+}

@@ -133,6 +133,36 @@ static inline int rv_am_in_handler(void) { return rv_am_cur_token != NULL; }
  * _RIVET_TM_TABLE_OFF); rv_segmap, once made, is that room (api/segment.c, api/multiep.c). */
 #define RV_TM_TABLE_OFF 128
 
+/* Set by _rivet_client_init_seq and _rivet_gasnet_init_seq (gasnetex.h): a GASNET_SEQ or
+ * GASNET_PARSYNC client runs at most one thread in the library or gasnetex.h's inline paths at
+ * a time, and those paths test no thread-local handler context on the primordial team: while
+ * a handler runs, its rma_n is 0, so a handler's Put/Get there goes to the library, which
+ * refuses it with its message. rv_am_gate is that team once its table is in place (set with
+ * rma_n; NULL for other clients): the AM engine calls rv_am_gate_close as a handler starts
+ * and rv_am_gate_open when it returns (outer: the token that was current before it, NULL for
+ * the outermost, which reopens). */
+extern unsigned char rv_seq_client;
+extern struct rv_tm *rv_am_gate;
+static inline void rv_am_gate_close(void)
+{
+    struct rv_tm *g = __atomic_load_n(&rv_am_gate, __ATOMIC_RELAXED);
+    if (g) __atomic_store_n(&g->rma_n, 0, __ATOMIC_RELAXED);
+}
+static inline void rv_am_gate_open(const struct rv_token *outer)
+{
+    struct rv_tm *g = __atomic_load_n(&rv_am_gate, __ATOMIC_RELAXED);
+    if (g && !outer) __atomic_store_n(&g->rma_n, g->size, __ATOMIC_RELAXED);
+}
+
+/* tm->rma_n from tm->rma_flat (see struct rv_tm). */
+static inline void rv_tm_rma_n_set(struct rv_tm *tm)
+{
+    const rv_segmap_t *flat = __atomic_load_n(&tm->rma_flat, __ATOMIC_ACQUIRE);
+    int here = flat && (uintptr_t)flat == (uintptr_t)tm + RV_TM_TABLE_OFF;
+    __atomic_store_n(&tm->rma_n, here ? tm->size : 0, __ATOMIC_RELEASE);
+    if (here && rv_seq_client) __atomic_store_n(&rv_am_gate, tm, __ATOMIC_RELAXED);
+}
+
 /* Sets tm->rma_flat from tm->rma_map and tm->jobranks (see struct rv_tm). A segment table,
  * once made, stays where it is: rma_flat is set once, by rv_tm_flat_track when the tm is
  * made (or its rma_map set) if its table exists by then, else by the rv_tm_flat_refresh that
@@ -143,8 +173,7 @@ static inline void rv_tm_flat_set(struct rv_tm *tm)
     const rv_segmap_t *flat =
         tm->rma_map && !tm->jobranks ? __atomic_load_n(tm->rma_map, __ATOMIC_ACQUIRE) : NULL;
     __atomic_store_n(&tm->rma_flat, flat, __ATOMIC_RELEASE);
-    int here = flat && (uintptr_t)flat == (uintptr_t)tm + RV_TM_TABLE_OFF;
-    __atomic_store_n(&tm->rma_n, here ? tm->size : 0, __ATOMIC_RELEASE);
+    rv_tm_rma_n_set(tm);
 }
 /* rv_tm_flat_track: sets rma_flat now, or (a tm that follows a table not made yet: rma_map set,
  * jobranks NULL) lists the tm for the rv_tm_flat_refresh after the table appears; call it once

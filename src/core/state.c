@@ -10,6 +10,8 @@ rv_segmap_t *rv_segmap;
 struct rv_ep *rv_eps[GASNET_MAXEPS];
 rv_segmap_t  *rv_epsegs[GASNET_MAXEPS];
 _Thread_local struct rv_token *rv_am_cur_token;
+unsigned char rv_seq_client;
+struct rv_tm *rv_am_gate;
 
 /* The tms waiting for their segment table (linked by flat_next). A leaf lock: whoever holds
  * it takes no other, so any caller may hold its own (rv_mep_lock, the TM-pair cache's). A tm

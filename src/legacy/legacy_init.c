@@ -190,3 +190,10 @@ int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex)
     *srcindex = info.gex_srcrank;
     return GASNET_OK;
 }
+
+/* gasnet_init of a GASNET_SEQ or GASNET_PARSYNC client (gasnet.h; rv_am_gate_close) */
+int _rivet_gasnet_init_seq(int *argc, char ***argv)
+{
+    rv_seq_client = 1;
+    return gasnet_init(argc, argv);
+}

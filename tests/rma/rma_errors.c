@@ -63,6 +63,12 @@ int main(int argc, char **argv)
     } else if (!strcmp(c, "get_below")) { /* entirely below the base */
         expect_range("gex_RMA_GetNB", "source", base0 - 64, 16);
         ev = gex_RMA_GetNB(rvt_tm, buf, 0, base0 - 64, 16, 0);
+    } else if (!strcmp(c, "put_below_straddle")) { /* 8 bytes below the base, 8 in it */
+        expect_range("gex_RMA_PutBlocking", "destination", base0 - 8, 16);
+        gex_RMA_PutBlocking(rvt_tm, 0, base0 - 8, buf, 16, 0);
+    } else if (!strcmp(c, "get_below_straddle")) { /* 64 below, 448 in */
+        expect_range("gex_RMA_GetNBI", "source", base0 - 64, 512);
+        gex_RMA_GetNBI(rvt_tm, buf, 0, base0 - 64, 512, 0);
     } else if (!strcmp(c, "put_straddle")) { /* last 4 bytes in, next 4 out */
         expect_range("gex_RMA_PutNBI", "destination", end0 - 4, 8);
         gex_RMA_PutNBI(rvt_tm, 0, end0 - 4, buf, 8, GEX_EVENT_DEFER, 0);
