@@ -29,8 +29,8 @@ typedef struct rv_job {
     int       wait_cap;       /* RIVET_WAIT_MODE=auto: idle wait loops also yield once more
                                * threads of this process wait than cores / ranks here
                                * (rv_waiters, core/progress.h); spin: INT_MAX */
-    int       long_wait_yield; /* RIVET_WAIT_MODE=auto: a wait's idle polls yield after its
-                                * first RV_WAIT_SPIN_POLLS (core/progress.c) */
+    int       long_wait_yield; /* RIVET_WAIT_MODE=auto: a wait's idle polls yield once it has
+                                * lasted a millisecond (core/progress.c) */
 } rv_job_t;
 
 extern rv_job_t rv_job;

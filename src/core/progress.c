@@ -90,17 +90,21 @@ int rv_poll_replies(void)
  * single-threaded wait two uncontended atomics, and only once its first poll found nothing. */
 atomic_int rv_waiters;
 
-/* RIVET_WAIT_MODE=auto: a wait whose polls found nothing this many times (tens of
- * microseconds over shm) waits for a rank that is probably not running: the host's cores are
- * busy with other work. From then on its idle polls yield too, so the core goes to whoever
- * can end the wait instead of to a spin that lasts until the scheduler's next tick (GASNet's
- * testbarrierlate, 2 ranks on 2 loaded cores: 200 barriers 0.13-1.9 s spinning, 0.7 ms
- * yielding). Shorter waits, every one on an idle host, spin as before. */
-enum { RV_WAIT_SPIN_POLLS = 1024 };
+/* RIVET_WAIT_MODE=auto: a wait that has found nothing to do for a millisecond waits for a
+ * rank that is not running: the host's cores are busy with other work. From then on its idle
+ * polls yield too, so the core goes to whoever can end the wait instead of to a spin that lasts
+ * until the scheduler's next tick (GASNet's testbarrierlate, 2 ranks on 2 loaded cores: 200
+ * barriers 0.13-1.9 s spinning, 2 ms yielding). The clock is read once per RV_WAIT_CHECK idle
+ * polls, the first time after that many: a shorter wait reads none. A threshold counted in
+ * polls alone (1024, a few microseconds over shm) made every loaded ping-pong yield: testam's
+ * round trips 0.5 -> 7-10 us. */
+enum { RV_WAIT_CHECK = 4096 };
+#define RV_WAIT_LONG_NS 1000000u
+static _Thread_local uint64_t rv_wait_t0;
 
-/* *waiting: 0 before the wait's first idle poll (not counted in rv_waiters), then the count
- * of its idle polls, up to RV_WAIT_SPIN_POLLS (non-zero: counted; gasnetex.h's
- * GASNET_BLOCKUNTIL only tests it for non-zero). */
+/* *waiting: 0 before the wait's first idle poll (not counted in rv_waiters), then the count of
+ * its idle polls (under auto; 1 otherwise), -1 once it yields for being long (non-zero:
+ * counted; gasnetex.h's GASNET_BLOCKUNTIL only tests it for non-zero). */
 static inline void rv_wait_step(int *waiting)
 {
     RV_CHECK_INIT("GASNET_BLOCKUNTIL");
@@ -109,10 +113,16 @@ static inline void rv_wait_step(int *waiting)
                  "handlers may not poll or wait");
     if (rv_poll() == 0) {
         int w = *waiting;
-        if (!w) atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
-        int long_wait = w >= RV_WAIT_SPIN_POLLS;
-        if (!long_wait) *waiting = w + 1;
-        if (rv_idle_should_yield() || (long_wait && rv_job.long_wait_yield)) sched_yield();
+        if (!w) {
+            w = 1;
+            atomic_fetch_add_explicit(&rv_waiters, 1, memory_order_relaxed);
+        } else if (w > 0 && rv_job.long_wait_yield && ++w % RV_WAIT_CHECK == 0) {
+            uint64_t now = rv_stats_now();
+            if (w == RV_WAIT_CHECK) rv_wait_t0 = now;
+            else if (now - rv_wait_t0 >= RV_WAIT_LONG_NS) w = -1;
+        }
+        *waiting = w;
+        if (w < 0 || rv_idle_should_yield()) sched_yield();
         if (rv_poller.idle) rv_poller.idle(rv_poller.priv);
     }
 }

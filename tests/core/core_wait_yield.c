@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tests/core/core_wait_yield.c: a long wait gives the core away. Rank 0 waits about 100 ms for
  * the others (they sleep first), in a barrier (gex_Event_Wait) and in GASNET_BLOCKUNTIL on a
- * flag they put. Under RIVET_WAIT_MODE=auto both waits must yield (after their first 1024 idle
- * polls, core/progress.c); under spin neither may. sched_yield is counted by defining it here:
+ * flag they put. Under RIVET_WAIT_MODE=auto both waits must yield (once they have lasted a
+ * millisecond, core/progress.c); under spin neither may. sched_yield is counted by defining it here:
  * the library's calls bind to this definition. The data must arrive either way. */
 #include "rv_test.h"
 
