@@ -107,6 +107,7 @@ typedef struct rv_udp_peer {
     rv_udp_rx_t        rx[2];
     uint8_t            ack_due;   /* on the ack list (1: it sent data we have not acknowledged) */
     uint8_t            ack_now;   /* out of order or duplicate data came: acknowledge this poll */
+    uint8_t            ack_ripe;  /* a quarter window came: acknowledge next poll unless carried */
     uint32_t           ack_count; /* datagrams since the last acknowledgement */
     uint64_t           ack_since; /* when the first of them arrived */
     /* round trip (Jacobson/Karels), ns; rto: the retransmission timeout, backed off */
@@ -171,7 +172,7 @@ typedef struct rv_udp {
                                 * places with receive window slots' buffers) */
     struct sockaddr_in *rfrom; /* [RV_UDP_BATCH] */
     int             rused;     /* headers the last recvmmsg filled (to reset) */
-    int             rlast;     /* the last receive found datagrams: recvmmsg, else recvfrom */
+    int             rlast;     /* receives in a row that found datagrams: recvmmsg at 2 */
     /* the out queue: datagrams (in send windows, or acks in oack) for one sendmmsg. It holds
      * retransmissions only while the lock stays held (a freed slot is never sent stale) */
     struct mmsghdr *oq;        /* [RV_UDP_OQ] */
