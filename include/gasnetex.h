@@ -790,17 +790,15 @@ static inline __attribute__((always_inline)) void _rivet_rma_copy(int to_seg, ch
                                                                   void *loc, size_t n)
 {
     if (n > 64) {
-        {
 #if !defined(__clang__)
-            /* libc's memcpy, always called: gcc expands a memcpy of a constant 33 to 8192
-             * bytes with a known alignment as rep movsq (its generic tuning), 13-15 ns for
-             * 1 KiB on AMD Zen where libc's (chosen for the CPU it runs on) takes 5; hiding n
-             * from it (an empty asm) keeps the call. (clang calls libc for these sizes.) */
-            if (__builtin_constant_p(n)) __asm__("" : "+r"(n));
+        /* libc's memcpy, always called: gcc expands a memcpy of a constant 33 to 8192 bytes
+         * with a known alignment as rep movsq (its generic tuning), 13-15 ns for 1 KiB on AMD
+         * Zen where libc's (chosen for the CPU it runs on) takes 5; hiding n from it (an empty
+         * asm) keeps the call. (clang calls libc for these sizes.) */
+        if (__builtin_constant_p(n)) __asm__("" : "+r"(n));
 #endif
-            if (to_seg) memcpy(seg, loc, n);
-            else memcpy(loc, seg, n);
-        }
+        if (to_seg) memcpy(seg, loc, n);
+        else memcpy(loc, seg, n);
         return;
     }
     if (n > 8) {
