@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* coll/bcast.c: gex_Coll_BroadcastNB: a binomial tree for small payloads, binomial
  * scatter + Bruck allgather for large ones (RIVET_COLL_LARGE), a flat tree on hosts with
- * more ranks than cores (RIVET_COLL_BCAST). */
+ * more ranks than cores (RIVET_COLL_BCAST), and inside one neighbourhood ranks that copy
+ * the payload from the root's mapped segment (RIVET_COLL_BCAST_DIRECT). */
 #include "coll/coll_int.h"
 
 #include <string.h>
@@ -183,7 +184,7 @@ static int rv_bcast_alg(const struct rv_coll_op *o, size_t nbytes)
      * cores that costs a round of context switches (about 7 us at 4 ranks on 2 cores), which
      * pays only once the flat sends no longer fit the rings (docs/collectives.md) */
     uint64_t dmin = rv_cfg.COLL_BCAST_DIRECT;
-    if (rv_job.oversubscribed && dmin) dmin = dmin > UINT64_MAX / 8 ? UINT64_MAX : dmin * 8;
+    if (rv_job.oversubscribed && dmin) dmin = dmin > UINT64_MAX / 4 ? UINT64_MAX : dmin * 4;
     if (direct && dmin && nbytes >= dmin) return 3;
     if (o->ct->one_nbrhd && rv_job.oversubscribed) return o->n > 2 ? 2 : 0;
     return large;
