@@ -77,9 +77,19 @@ static int rv_bcast_large(struct rv_coll_op *o)
  * (in parallel, one copy), then reports {0} to the root at 8 x its rank of a buffer there;
  * a rank that cannot read the root's segment (not mapped here: a segment bound but not yet
  * published) reports {1} and gets the payload in messages. Mode 0 (payload outside the
- * root's segment): the root sends everyone the payload itself (flat). The root completes
+ * root's segment): the payload goes down the binomial tree (o->bstate), or from the root to
+ * everyone (flat) on a host with more ranks than cores, as auto picks below. The root completes
  * when every report has arrived, so its buffer is read only while the operation runs. */
 enum { RV_STEP_DDESC = RV_STEP_MAIN, RV_STEP_DDATA = RV_STEP_MAIN + 1, RV_STEP_DACK = RV_STEP_MAIN + 2 };
+
+/* Mode 0 over the tree: virtual rank vr's children (as rv_bcast_small's). */
+static void rv_bcast_children(struct rv_coll_op *o, uint64_t vr)
+{
+    uint64_t low = vr ? (vr & -vr) : (1ull << o->rounds);
+    for (uint64_t m = low >> 1; m; m >>= 1)
+        if (vr + m < o->n)
+            rv_coll_queue(o, rv_bcast_team_rank(o, vr + m), RV_STEP_DDATA, o->dst, o->nbytes, 0);
+}
 
 static const unsigned char *rv_bcast_peer_addr(gex_Rank_t jr, uint64_t addr, size_t nbytes)
 {
@@ -119,6 +129,7 @@ static int rv_bcast_direct(struct rv_coll_op *o)
         if (o->state == 1) {
             if (!rv_coll_pump(o)) return 0;
             if (!rv_coll_recv(o, RV_STEP_DDATA, o->dst, o->nbytes, o->nbytes, 1)) return 0;
+            if (!desc[0] && o->bstate) rv_bcast_children(o, o->vr);
             o->state = 2;
         }
         return rv_coll_pump(o);
@@ -143,10 +154,14 @@ static int rv_bcast_direct(struct rv_coll_op *o)
         if (desc[0]) {
             o->mem[0] = rv_coll_mem_get(8 * n);
             o->state = 2;
+        } else if (o->bstate) {
+            rv_bcast_children(o, 0);
+            o->state = 4;
         } else {
             o->state = 3;
         }
     }
+    if (o->state == 4) return rv_coll_pump(o); /* mode 0 down the tree */
     if (o->state == 2) {
         if (!rv_coll_recv(o, RV_STEP_DACK, o->mem[0], 8 * n, 8 * (n - 1), 0)) return 0;
         o->state = 3;
@@ -218,6 +233,7 @@ struct rv_coll_op *rv_coll_bcast_new(const char *call, gex_TM_t tm, gex_Rank_t r
         o->advance = rv_bcast_large;
     } else if (o->large == 3) {
         o->advance = rv_bcast_direct;
+        o->bstate = !rv_job.oversubscribed; /* mode 0 down the tree, else flat */
     }
     if (hier) rv_coll_hier_wrap(o);
     return o;
