@@ -196,10 +196,10 @@ static int rv_bcast_alg(const struct rv_coll_op *o, size_t nbytes)
     if (strcmp(m, "auto"))
         rv_fatal("RIVET_COLL_BCAST=%s: expected auto, tree, scatter, flat or direct", m);
     /* Direct makes the root wait for every rank's report: on a host with more ranks than
-     * cores that costs a round of context switches (about 7 us at 4 ranks on 2 cores), which
-     * pays only once the flat sends no longer fit the rings (docs/collectives.md) */
+     * cores that costs a round of context switches, which pays from 16 KiB at 4 ranks on
+     * 2 cores (docs/collectives.md): twice the threshold there */
     uint64_t dmin = rv_cfg.COLL_BCAST_DIRECT;
-    if (rv_job.oversubscribed && dmin) dmin = dmin > UINT64_MAX / 4 ? UINT64_MAX : dmin * 4;
+    if (rv_job.oversubscribed && dmin) dmin = dmin > UINT64_MAX / 2 ? UINT64_MAX : dmin * 2;
     if (direct && dmin && nbytes >= dmin) return 3;
     if (o->ct->one_nbrhd && rv_job.oversubscribed) return o->n > 2 ? 2 : 0;
     return large;

@@ -2,7 +2,7 @@
 /* tests/coll/coll_bcast_direct.c: gex_Coll_BroadcastNB with the root's payload in its
  * segment (the direct broadcast: every rank copies it from the root's mapped segment), in
  * dst only, in src only, in neither (the flat fallback) and in place, from every root, at
- * sizes around the thresholds (8 KiB, 32 KiB), on the whole team and on a sub-team whose
+ * sizes around the thresholds (8 KiB, 16 KiB, 32 KiB), on the whole team and on a sub-team whose
  * rank order is reversed (root != 0 in both orders, odd sizes). Bytes past the end are
  * checked to stay untouched. */
 #include "rv_test.h"
@@ -34,7 +34,7 @@ static void one(gex_TM_t tm, gex_Rank_t me, gex_Rank_t n, unsigned char *src, un
 int main(int argc, char **argv)
 {
     rvt_init(&argc, &argv, SEGSZ);
-    static const size_t sizes[] = { 0, 1, 8, 63, 4095, 4096, 8191, 8192, 32767, 32768, 100000, MAXSZ };
+    static const size_t sizes[] = { 0, 1, 8, 63, 4095, 4096, 8191, 8192, 16383, 16384, 32767, 32768, 100000, MAXSZ };
     unsigned char *seg = rvt_seg_addr(rvt_me, 0);
     unsigned char *ssrc = seg + 3, *sdst = seg + MAXSZ + 131; /* odd offsets: not aligned */
     unsigned char *msrc = malloc(MAXSZ), *mdst = malloc(MAXSZ + 1);
