@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* coll/bcast.c: gex_Coll_BroadcastNB: a binomial tree for small payloads, binomial
  * scatter + Bruck allgather for large ones (RIVET_COLL_LARGE), a flat tree on hosts with
- * more ranks than cores (RIVET_COLL_BCAST). */
+ * more ranks than cores (RIVET_COLL_BCAST), and inside one neighbourhood ranks that copy
+ * the payload from the root's mapped segment (RIVET_COLL_BCAST_DIRECT). */
 #include "coll/coll_int.h"
 
 #include <string.h>
@@ -70,7 +71,114 @@ static int rv_bcast_large(struct rv_coll_op *o)
     return rv_coll_bruck(o, dst, o->root);
 }
 
-/* Which algorithm (RIVET_COLL_BCAST): 0 binomial tree, 1 scatter + allgather, 2 flat.
+/* Direct (one neighbourhood, from RIVET_COLL_BCAST_DIRECT bytes): the root sends every
+ * rank a 16-byte descriptor {mode, address}; mode 1: the payload is at 'address' in the
+ * root's segment, which every neighbour maps, and each rank copies it straight from there
+ * (in parallel, one copy), then reports {0} to the root at 8 x its rank of a buffer there;
+ * a rank that cannot read the root's segment (not mapped here: a segment bound but not yet
+ * published) reports {1} and gets the payload in messages. Mode 0 (payload outside the
+ * root's segment): the payload goes down the binomial tree (o->bstate), or from the root to
+ * everyone (flat) on a host with more ranks than cores, as auto picks below. The root completes
+ * when every report has arrived, so its buffer is read only while the operation runs. */
+enum { RV_STEP_DDESC = RV_STEP_MAIN, RV_STEP_DDATA = RV_STEP_MAIN + 1, RV_STEP_DACK = RV_STEP_MAIN + 2 };
+
+/* Mode 0 over the tree: virtual rank vr's children (as rv_bcast_small's). */
+static void rv_bcast_children(struct rv_coll_op *o, uint64_t vr)
+{
+    uint64_t low = vr ? (vr & -vr) : (1ull << o->rounds);
+    for (uint64_t m = low >> 1; m; m >>= 1)
+        if (vr + m < o->n)
+            rv_coll_queue(o, rv_bcast_team_rank(o, vr + m), RV_STEP_DDATA, o->dst, o->nbytes, 0);
+}
+
+static const unsigned char *rv_bcast_peer_addr(gex_Rank_t jr, uint64_t addr, size_t nbytes)
+{
+    const rv_segmap_t *map = __atomic_load_n(&rv_segmap, __ATOMIC_ACQUIRE);
+    if (!map) return NULL;
+    const rv_segmap_t *m = &map[jr];
+    uintptr_t base = (uintptr_t)m->owner_base;
+    if (!m->local_base || addr < base || addr - base > m->size || m->size - (addr - base) < nbytes)
+        return NULL;
+    return (const unsigned char *)m->local_base + (addr - base);
+}
+
+/* The root's payload is in its own segment, which the neighbourhood maps. */
+static int rv_bcast_mine(const void *p, size_t nbytes)
+{
+    const rv_segmap_t *map = __atomic_load_n(&rv_segmap, __ATOMIC_ACQUIRE);
+    if (!map || !(map[rv_job.rank].flags & RV_SEG_SHARED)) return 0;
+    const rv_segmap_t *m = &map[rv_job.rank];
+    uintptr_t a = (uintptr_t)p, base = (uintptr_t)m->owner_base;
+    return m->local_base && a >= base && a - base <= m->size && m->size - (a - base) >= nbytes;
+}
+
+static int rv_bcast_direct(struct rv_coll_op *o)
+{
+    uint64_t n = o->n;
+    uint64_t *desc = o->los; /* {mode, address}: received (others), sent (the root) */
+    if (o->vr) {
+        if (o->state == 0) {
+            if (!rv_coll_recv(o, RV_STEP_DDESC, desc, 16, 16, 1)) return 0;
+            const unsigned char *p =
+                desc[0] ? rv_bcast_peer_addr(rv_tm_jobrank(o->tm, o->root), desc[1], o->nbytes) : NULL;
+            if (p) memcpy(o->dst, p, o->nbytes);
+            desc[2] = !p;
+            if (desc[0]) rv_coll_queue(o, o->root, RV_STEP_DACK, &desc[2], 8, 8 * o->me);
+            o->state = p ? 2 : 1;
+        }
+        if (o->state == 1) {
+            if (!rv_coll_pump(o)) return 0;
+            if (!rv_coll_recv(o, RV_STEP_DDATA, o->dst, o->nbytes, o->nbytes, 1)) return 0;
+            if (!desc[0] && o->bstate) rv_bcast_children(o, o->vr);
+            o->state = 2;
+        }
+        return rv_coll_pump(o);
+    }
+    /* the root: descriptors (k counts the ranks queued), then reports or payloads */
+    if (o->state == 0) {
+        const void *p = rv_bcast_mine(o->src, o->nbytes) ? o->src
+                        : rv_bcast_mine(o->dst, o->nbytes) ? o->dst : NULL;
+        desc[0] = p != NULL;
+        desc[1] = (uintptr_t)p;
+        o->k = 1;
+        o->state = 1;
+    }
+    if (o->state == 1) {
+        for (;;) {
+            if (!rv_coll_pump(o)) return 0;
+            if (o->k >= n) break;
+            for (; o->k < n && o->nsend < RV_COLL_MAXSEND; o->k++)
+                rv_coll_queue(o, rv_bcast_team_rank(o, o->k), RV_STEP_DDESC, desc, 16, 0);
+        }
+        o->k = 1;
+        if (desc[0]) {
+            o->mem[0] = rv_coll_mem_get(8 * n);
+            o->state = 2;
+        } else if (o->bstate) {
+            rv_bcast_children(o, 0);
+            o->state = 4;
+        } else {
+            o->state = 3;
+        }
+    }
+    if (o->state == 4) return rv_coll_pump(o); /* mode 0 down the tree */
+    if (o->state == 2) {
+        if (!rv_coll_recv(o, RV_STEP_DACK, o->mem[0], 8 * n, 8 * (n - 1), 0)) return 0;
+        o->state = 3;
+    }
+    /* payloads: to everyone (mode 0) or to the ranks that asked */
+    const uint64_t *ask = o->mem[0];
+    for (;;) {
+        if (!rv_coll_pump(o)) return 0;
+        if (o->k >= n) return 1;
+        for (; o->k < n && o->nsend < RV_COLL_MAXSEND; o->k++) {
+            gex_Rank_t r = rv_bcast_team_rank(o, o->k);
+            if (!desc[0] || ask[r]) rv_coll_queue(o, r, RV_STEP_DDATA, o->dst, o->nbytes, 0);
+        }
+    }
+}
+
+/* Which algorithm (RIVET_COLL_BCAST): 0 binomial tree, 1 scatter + allgather, 2 flat, 3 direct.
  * Scatter + allgather moves about twice the bytes of the tree in total, in return for a
  * shallower critical path: that pays across neighbourhoods, or when every rank has a core
  * of its own. On a host with more ranks than cores every copy competes for the same cores
@@ -83,8 +191,16 @@ static int rv_bcast_alg(const struct rv_coll_op *o, size_t nbytes)
     if (!strcmp(m, "scatter")) return large;
     if (!strcmp(m, "tree")) return 0;
     if (!strcmp(m, "flat")) return 2;
+    int direct = o->ct->one_nbrhd && o->n > 1 && nbytes;
+    if (!strcmp(m, "direct")) return direct ? 3 : 0;
     if (strcmp(m, "auto"))
-        rv_fatal("RIVET_COLL_BCAST=%s: expected auto, tree, scatter or flat", m);
+        rv_fatal("RIVET_COLL_BCAST=%s: expected auto, tree, scatter, flat or direct", m);
+    /* Direct makes the root wait for every rank's report: on a host with more ranks than
+     * cores that costs a round of context switches, which pays from 16 KiB at 4 ranks on
+     * 2 cores (docs/collectives.md): twice the threshold there */
+    uint64_t dmin = rv_cfg.COLL_BCAST_DIRECT;
+    if (rv_job.oversubscribed && dmin) dmin = dmin > UINT64_MAX / 2 ? UINT64_MAX : dmin * 2;
+    if (direct && dmin && nbytes >= dmin) return 3;
     if (o->ct->one_nbrhd && rv_job.oversubscribed) return o->n > 2 ? 2 : 0;
     return large;
 }
@@ -115,6 +231,9 @@ struct rv_coll_op *rv_coll_bcast_new(const char *call, gex_TM_t tm, gex_Rank_t r
         uint64_t bs = (nbytes + n - 1) / n;
         o->blk = (struct rv_coll_blocks){ .bs = (bs + 63) & ~(uint64_t)63, .total = nbytes, .n = n };
         o->advance = rv_bcast_large;
+    } else if (o->large == 3) {
+        o->advance = rv_bcast_direct;
+        o->bstate = !rv_job.oversubscribed; /* mode 0 down the tree, else flat */
     }
     if (hier) rv_coll_hier_wrap(o);
     return o;

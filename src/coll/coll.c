@@ -667,8 +667,9 @@ void rv_coll_sync_wrap(struct rv_coll_op *o, unsigned sync)
 /* RIVET_STATS: one collective started, by its algorithm family. */
 static __attribute__((noinline)) void rv_coll_stat(const struct rv_coll_op *o)
 {
-    rv_stats_add(o->inner ? RV_ST_COLL_HIER : o->large == 1 ? RV_ST_COLL_LARGE : RV_ST_COLL_FLAT,
-                 1);
+    /* large: 1 scatter / reduce-scatter / one-step gather, 3 the direct broadcast */
+    int large = o->large == 1 || (o->large == 3 && o->sig.kind == RV_COLL_BCAST);
+    rv_stats_add(o->inner ? RV_ST_COLL_HIER : large ? RV_ST_COLL_LARGE : RV_ST_COLL_FLAT, 1);
     rv_stats_add(RV_ST_COLL_BYTES, o->nbytes);
 }
 
