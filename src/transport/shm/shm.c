@@ -37,7 +37,6 @@ static char rv_shm_tsan_sync;
 #endif
 
 #define RV_SHM_MIN_RING (256u * 1024u) /* holds two largest messages (64 KiB + header) */
-#define RV_SHM_AUTO_QUEUE (8u << 20) /* RIVET_SHM_RING_SIZE unset: ring bytes of a queue, at most */
 #define RV_SHM_SYNC_BYTES 64u           /* the sync line (transport.h) after a queue's rings */
 #define RV_SHM_POLL_BUDGET 32          /* messages per ring per poll: fairness between senders */
 
@@ -91,17 +90,7 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     s->me = job->rank;
     s->size = job->size;
     s->secret = job->secret;
-    /* Unset, the size gives each queue RV_SHM_AUTO_QUEUE bytes of rings, at least the
-     * default's: a few ranks get rings deep enough for a Medium flood to a peer that polls
-     * seldom (GASNet's testimm: 2 ranks, 64 KiB Mediums, the receiver polling every 500 us,
-     * waits on the ring's room 1.5x as long with 512 KiB rings as GASNet-EX with its 32 slots). */
-    const char *set = getenv("RIVET_SHM_RING_SIZE");
-    size_t want = (size_t)rv_cfg.SHM_RING_SIZE;
-    if (!set || !*set) {
-        size_t per = RV_SHM_AUTO_QUEUE / (2 * (size_t)s->size);
-        while (want * 2 <= per) want *= 2; /* the largest power-of-two multiple that fits */
-    }
-    s->cap = rv_shm_pow2(want);
+    s->cap = rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE);
     s->stride = RV_SHM_RING_BYTES(s->cap);
     s->qlen = (size_t)s->size * 2 * s->stride + RV_SHM_SYNC_BYTES; /* rings, then sync line */
     /* Every rank of this host makes one queue file: they must fit in /dev/shm (a page touched
@@ -109,13 +98,6 @@ static int rv_shm_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
     struct statvfs fs;
     if (statvfs("/dev/shm", &fs) == 0) {
         double need = (double)s->qlen * job->host_size, avail = (double)fs.f_bavail * fs.f_frsize;
-        /* the automatic size shrinks back towards the default before failing */
-        while (need > avail && (!set || !*set) && s->cap > rv_shm_pow2((size_t)rv_cfg.SHM_RING_SIZE)) {
-            s->cap /= 2;
-            s->stride = RV_SHM_RING_BYTES(s->cap);
-            s->qlen = (size_t)s->size * 2 * s->stride + RV_SHM_SYNC_BYTES;
-            need = (double)s->qlen * job->host_size;
-        }
         if (need > avail)
             rv_fatal("environment: RIVET_SHM_RING_SIZE=%s: the AM rings of the %u ranks on this "
                      "host need %.0f MiB of /dev/shm, but only %.0f MiB are free (lower "
