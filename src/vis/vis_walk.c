@@ -296,47 +296,36 @@ void rv_vis_vec_copy(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
         rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, s[i].gex_len);
 }
 
-#define RV_VIS_VECU(N)                                                                  \
-    for (size_t i_ = 0; i_ < n; i_++)                                                   \
-        memcpy(RV_VIS_P((uintptr_t)d[i_].gex_addr + dd),                                \
-               RV_VIS_P((uintptr_t)s[i_].gex_addr + sd), N)
+/* LOOP(N, COPY) once per element size: the common sizes as constants (a fixed-size memcpy is
+ * a few moves), any other with rv_vis_piece; the switch sits outside the caller's loops. */
+#define RV_VIS_MEMCPY(d_, s_, n_) memcpy(RV_VIS_P(d_), RV_VIS_P(s_), n_)
+#define RV_VIS_BY_SIZE(len, LOOP)                                                           \
+    switch (len) {                                                                          \
+    case 1: LOOP(1, RV_VIS_MEMCPY); break;                                                  \
+    case 2: LOOP(2, RV_VIS_MEMCPY); break;                                                  \
+    case 4: LOOP(4, RV_VIS_MEMCPY); break;                                                  \
+    case 8: LOOP(8, RV_VIS_MEMCPY); break;                                                  \
+    case 16: LOOP(16, RV_VIS_MEMCPY); break;                                                \
+    case 32: LOOP(32, RV_VIS_MEMCPY); break;                                                \
+    case 64: LOOP(64, RV_VIS_MEMCPY); break;                                                \
+    default: LOOP(len, rv_vis_piece); break;                                                \
+    }
+
+#define RV_VIS_VECU(N, COPY)                                                                \
+    for (size_t i_ = 0; i_ < n; i_++)                                                       \
+        COPY((uintptr_t)d[i_].gex_addr + dd, (uintptr_t)s[i_].gex_addr + sd, N)
 void rv_vis_vec_copy_uni(const gex_Memvec_t *d, uintptr_t dd, const gex_Memvec_t *s,
                          uintptr_t sd, size_t n, size_t len)
 {
-    switch (len) {
-    case 1: RV_VIS_VECU(1); break;
-    case 2: RV_VIS_VECU(2); break;
-    case 4: RV_VIS_VECU(4); break;
-    case 8: RV_VIS_VECU(8); break;
-    case 16: RV_VIS_VECU(16); break;
-    case 32: RV_VIS_VECU(32); break;
-    case 64: RV_VIS_VECU(64); break;
-    default:
-        for (size_t i = 0; i < n; i++)
-            rv_vis_piece((uintptr_t)d[i].gex_addr + dd, (uintptr_t)s[i].gex_addr + sd, len);
-        break;
-    }
+    RV_VIS_BY_SIZE(len, RV_VIS_VECU)
 }
 
-#define RV_VIS_IDXC(N)                                                                  \
-    for (size_t i_ = 0; i_ < n; i_++)                                                   \
-        memcpy(RV_VIS_P((uintptr_t)d[i_] + dd), RV_VIS_P((uintptr_t)s[i_] + sd), N)
+#define RV_VIS_IDXC(N, COPY)                                                                \
+    for (size_t i_ = 0; i_ < n; i_++) COPY((uintptr_t)d[i_] + dd, (uintptr_t)s[i_] + sd, N)
 void rv_vis_idx_copy(void *const *d, uintptr_t dd, void *const *s, uintptr_t sd, size_t n,
                      size_t len)
 {
-    switch (len) {
-    case 1: RV_VIS_IDXC(1); break;
-    case 2: RV_VIS_IDXC(2); break;
-    case 4: RV_VIS_IDXC(4); break;
-    case 8: RV_VIS_IDXC(8); break;
-    case 16: RV_VIS_IDXC(16); break;
-    case 32: RV_VIS_IDXC(32); break;
-    case 64: RV_VIS_IDXC(64); break;
-    default:
-        for (size_t i = 0; i < n; i++)
-            rv_vis_piece((uintptr_t)d[i] + dd, (uintptr_t)s[i] + sd, len);
-        break;
-    }
+    RV_VIS_BY_SIZE(len, RV_VIS_IDXC)
 }
 
 /* ---- the direct loop nest ------------------------------------------------------------------ */
@@ -381,7 +370,6 @@ void rv_vis_nest_copy(uintptr_t l, uintptr_t r, size_t es, const rv_vis_dim_t *d
         for (size_t i0_ = 0; i0_ < c0; i0_++, dd_ += (uintptr_t)d0, ss_ += (uintptr_t)s0)  \
             COPY(dd_, ss_, N);                                                              \
     }
-#define RV_VIS_MEMCPY(d_, s_, n_) memcpy(RV_VIS_P(d_), RV_VIS_P(s_), n_)
 /* The two-level shapes of the mapped-peer fast path and of gasnet_vis.h's inline path (c0, c1
  * >= 1, the remote side checked; seg: its element 0, mapped here): level 0 joins the element
  * where it is contiguous on both sides (then level 1 too where it continues it), or level 1
@@ -400,19 +388,8 @@ void _rivet_vis_copy2(void *seg, void *loc, size_t es, size_t c0, ptrdiff_t r0, 
     uintptr_t d = (uintptr_t)(to_seg ? seg : loc), s = (uintptr_t)(to_seg ? loc : seg);
     ptrdiff_t d0 = to_seg ? r0 : l0, s0 = to_seg ? l0 : r0;
     ptrdiff_t d1 = to_seg ? r1 : l1, s1 = to_seg ? l1 : r1;
-    switch (es) { /* outside both loops */
-    case 1: RV_VIS_C2(1, RV_VIS_MEMCPY); break;
-    case 2: RV_VIS_C2(2, RV_VIS_MEMCPY); break;
-    case 4: RV_VIS_C2(4, RV_VIS_MEMCPY); break;
-    case 8: RV_VIS_C2(8, RV_VIS_MEMCPY); break;
-    case 16: RV_VIS_C2(16, RV_VIS_MEMCPY); break;
-    case 32: RV_VIS_C2(32, RV_VIS_MEMCPY); break;
-    case 64: RV_VIS_C2(64, RV_VIS_MEMCPY); break;
-    default: RV_VIS_C2(es, rv_vis_piece); break;
-    }
+    RV_VIS_BY_SIZE(es, RV_VIS_C2) /* outside both loops */
 }
-#undef RV_VIS_C2
-#undef RV_VIS_MEMCPY
 
 /* ---- bounds ------------------------------------------------------------------------------- */
 

@@ -309,7 +309,8 @@ static int rv_udp_open(void *priv, const rv_job_t *job, rv_tp_limits_t *lim)
      * on a machine busy with other work, lets the peer that has to answer run now instead of
      * after our time slice (as over ofi; GASNet-EX udp yields in its idle poll too). testsmall's
      * 8 B round trips at load 8-20, median of 5 runs: 24-122 us spinning, 17-23 us yielding,
-     * GASNet-EX udp's 19-24 (docs/benchmarks.md, "GASNet's tests over the network"). Only when some rank is reached through udp. */
+     * GASNet-EX udp's 19-24 (docs/benchmarks.md, "GASNet's tests over the network"). Only
+     * when some rank is reached through udp. */
     if (res && !strcmp(rv_cfg.WAIT_MODE, "auto") && job->nbrhd_count > 1) rv_job.idle_yield = 1;
     rv_verbose(1, "udp: rank %u bound to %s:%u (sending from port %u) (MTU %u), datagrams up to %zu bytes (%s), "
                "window %u, socket buffers granted %d KiB receive, %d KiB send (job's smallest "
